@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// corpusFlag is a repeatable --corpus.
+type corpusFlag []string
+
+func (c *corpusFlag) String() string     { return strings.Join(*c, ",") }
+func (c *corpusFlag) Set(v string) error { *c = append(*c, v); return nil }
+
+// common holds the flags every command shares.
+type common struct {
+	corpora corpusFlag
+	store   string
+	maxSize int64
+	verbose bool
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.Var(&c.corpora, "corpus", "corpus root directory (repeatable; env SKILLGRAPH_CORPUS, colon-separated)")
+	fs.StringVar(&c.store, "store", os.Getenv("SKILLGRAPH_STORE"), "store URL: memory or bbolt:PATH (env SKILLGRAPH_STORE)")
+	def := int64(0)
+	if v, err := strconv.ParseInt(os.Getenv("SKILLGRAPH_MAX_FILE_SIZE"), 10, 64); err == nil {
+		def = v
+	}
+	fs.Int64Var(&c.maxSize, "max-file-size", def, "largest file read, in bytes (0: 4 MiB; env SKILLGRAPH_MAX_FILE_SIZE)")
+	fs.BoolVar(&c.verbose, "v", false, "log progress to stderr")
+}
+
+func (c *common) finish() {
+	if len(c.corpora) == 0 {
+		if env := os.Getenv("SKILLGRAPH_CORPUS"); env != "" {
+			c.corpora = strings.Split(env, ":")
+		}
+	}
+}
+
+func (c *common) logger(stderr io.Writer) *slog.Logger {
+	if !c.verbose {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(stderr, nil))
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseArgs parses flags that may come before or after positional args.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, exitError{2}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// snapshot ingests the corpora (if any) into the store and builds the
+// analysis snapshot. defStore applies when neither --store nor env is set.
+func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer, progress bool) (*queries.Snapshot, error) {
+	url := c.store
+	if url == "" {
+		url = defStore
+	}
+	if len(c.corpora) == 0 && c.store == "" {
+		return nil, fmt.Errorf("give --corpus DIR, or --store URL of an existing store")
+	}
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if len(c.corpora) > 0 {
+		opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+		if progress {
+			opt.Progress = progressBar(stderr)
+		}
+		if _, err := ingest.Run(ctx, st, c.corpora, opt); err != nil {
+			return nil, err
+		}
+	}
+	return queries.Build(ctx, st)
+}
+
+// progressBar shows a bar when stderr is a terminal.
+func progressBar(stderr io.Writer) func(done, total int) {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("converting"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		}
+		_ = bar.Set(done)
+	}
+}

@@ -1,0 +1,133 @@
+// Package bean reads work items ("beans", SPEC §2.6) into records.
+//
+// A bean is a Markdown file with YAML front matter. Its id comes from the
+// file name, never from the front matter. Checks that need other beans
+// (bean-parent-unknown, bean-blocking-unknown, bean-cycle, bean-parent-type)
+// are made later against the graph; this package reports only what one file
+// shows: bean-invalid, bean-unknown-value and bean-self-link.
+package bean
+
+import (
+	"path"
+	"strings"
+	"unicode"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// Parser is the record.File Parser name of this package.
+const Parser = "bean"
+
+// Finding codes produced by this package.
+const (
+	CodeInvalid      = "bean-invalid"
+	CodeUnknownValue = "bean-unknown-value"
+	CodeSelfLink     = "bean-self-link"
+)
+
+// Known values of the enumerated fields; others are bean-unknown-value
+// warnings, since custom workflows exist.
+var (
+	Statuses   = []string{"draft", "todo", "in-progress", "completed", "scrapped"}
+	Types      = []string{"milestone", "epic", "feature", "task", "bug"}
+	Priorities = []string{"critical", "high", "normal", "low", "deferred"}
+)
+
+// IDFromName returns the bean id carried by a file name (a base name or a
+// slash-separated path ending in .md), and whether the name carries one.
+//
+// The forms are, in order of precedence:
+//
+//   - <id>--<slug>.md: the id is everything before the first "--";
+//   - legacy <id>.<slug>.md: the id is everything before the first ".";
+//   - legacy <id>-<slug>.md: the name alone cannot tell where the id ends,
+//     since ids contain dashes themselves ("acme-a1b2"). Random id suffixes
+//     contain a digit almost always, so the id runs up to and including the
+//     first dash-separated segment that contains a digit
+//     ("acme-a1b2-fix-it.md" → "acme-a1b2"); without such a segment it is
+//     the first two segments ("acme-abcd-fix-it.md" → "acme-abcd"). A prefix
+//     that itself contains a digit ("v2-abcd-…") is cut too early.
+//
+// A bare <id>.md is accepted when the stem contains a digit, so README.md
+// is not a bean name.
+func IDFromName(filename string) (string, bool) {
+	base := path.Base(filename)
+	stem, ok := strings.CutSuffix(base, ".md")
+	if !ok || stem == "" {
+		return "", false
+	}
+	if i := strings.Index(stem, "--"); i >= 0 {
+		return stem[:i], i > 0
+	}
+	segs := strings.Split(stem, "-")
+	k := -1
+	for i, s := range segs {
+		if strings.ContainsFunc(s, unicode.IsDigit) {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		k = min(1, len(segs)-1)
+	}
+	id := strings.Join(segs[:k+1], "-")
+	if i := strings.IndexByte(id, '.'); i >= 0 {
+		id = id[:i]
+	}
+	if id == "" || strings.HasPrefix(id, "-") || strings.HasSuffix(id, "-") {
+		return "", false
+	}
+	if !strings.ContainsAny(stem, "-.") && !strings.ContainsFunc(stem, unicode.IsDigit) {
+		return "", false
+	}
+	return id, true
+}
+
+// Parse reads one bean file. path is the corpus-relative, slash-separated
+// path; it is copied into the result and every finding.
+//
+// One bean is always returned, with the id from the file name (or the file
+// stem, plus a bean-invalid finding, when the name carries none), even when
+// the front matter is missing or is not valid YAML (bean-invalid with the
+// line of the problem). Fields of the wrong YAML shape are ignored.
+//
+// A parent, blocking or blocked_by entry naming the bean itself is reported
+// as bean-self-link and left out of the record, so later checks (cycles,
+// parent types) never see it again.
+func Parse(path string, data []byte) record.File {
+	c := &collector{path: path}
+	id, ok := IDFromName(path)
+	if !ok {
+		id = strings.TrimSuffix(pathBase(path), ".md")
+		c.add(CodeInvalid, record.Error, 1, "file name does not carry a bean id: want <id>--<slug>.md")
+	}
+	b := record.Bean{ID: id, Line: 1}
+	text := normalize(data)
+	fm, ok := splitFrontMatter(text)
+	var lk links
+	switch {
+	case !ok:
+		c.add(CodeInvalid, record.Error, 1, "no YAML front matter: a bean starts with a line of three dashes")
+	case !fm.closed:
+		c.add(CodeInvalid, record.Error, 1, "the front matter opened on line 1 is never closed by a line of three dashes")
+	default:
+		lk = readFrontMatter(c, &b, fm)
+		b.Mentions = Mentions(fm.body)
+	}
+	applyLinks(c, &b, lk)
+	return record.File{Path: path, Parser: Parser, Beans: []record.Bean{b}, Findings: c.findings}
+}
+
+func pathBase(p string) string { return path.Base(p) }
+
+// collector gathers findings for one file.
+type collector struct {
+	path     string
+	findings []record.Finding
+}
+
+func (c *collector) add(code string, sev record.Severity, line int, msg string) {
+	c.findings = append(c.findings, record.Finding{
+		Code: code, Severity: sev, Message: msg, File: c.path, Line: max(line, 1),
+	})
+}

@@ -1,0 +1,92 @@
+package contract
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		name, data string
+		want       *record.Contract // nil: no contract
+		errLine    int              // >0: one parse-error on this line
+	}{
+		{name: "draft-07", data: `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+			"required": ["text"], "properties": {"text": {"type": "string"}}}`,
+			want: &record.Contract{Required: []string{"text"}, Properties: map[string]string{"text": "string"}}},
+		{name: "no properties", data: `{"type": "string"}`, want: &record.Contract{Properties: map[string]string{}}},
+		{name: "odd shapes", data: `{"required": "x", "properties": {"a": 1, "b": {"type": 3}, "c": {"type": []}}}`,
+			want: &record.Contract{Properties: map[string]string{"a": "", "b": "3", "c": ""}}},
+		{name: "not json", data: "{\n  \"type\": \"object\",\n  oops\n}", errLine: 3},
+		{name: "empty", data: "", errLine: 1},
+		{name: "array", data: "\n[1]", errLine: 2},
+		{name: "string", data: `"x"`, errLine: 1},
+		{name: "trailing", data: "{}\n{}", errLine: 2},
+		{name: "truncated", data: "{\n\"a\": [\n", errLine: 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse("schemas/c.json", []byte(c.data))
+			if f.Parser != ParserName || f.Path != "schemas/c.json" {
+				t.Errorf("file = %+v", f)
+			}
+			if c.errLine > 0 {
+				if len(f.Contracts) != 0 || len(f.Findings) != 1 {
+					t.Fatalf("contracts %+v findings %+v", f.Contracts, f.Findings)
+				}
+				fi := f.Findings[0]
+				if fi.Code != CodeParseError || fi.Severity != record.Error || fi.Line != c.errLine || fi.File != "schemas/c.json" {
+					t.Errorf("finding = %+v, want parse-error on line %d", fi, c.errLine)
+				}
+				return
+			}
+			c.want.Path = "schemas/c.json"
+			if len(f.Findings) != 0 || len(f.Contracts) != 1 || !reflect.DeepEqual(f.Contracts[0], *c.want) {
+				t.Errorf("contracts %+v findings %+v, want %+v", f.Contracts, f.Findings, *c.want)
+			}
+		})
+	}
+}
+
+func TestFixtures(t *testing.T) {
+	for name, want := range map[string]record.Contract{
+		"input.schema.json": {Required: []string{"text"}, Properties: map[string]string{"text": "string"}},
+		"output-2020.schema.json": {Required: []string{"count", "note"}, Properties: map[string]string{
+			"count": "integer", "note": "string", "any": "", "nothing": "", "tags": "array"}},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse(name, data)
+		want.Path = name
+		if len(f.Contracts) != 1 || !reflect.DeepEqual(f.Contracts[0], want) || len(f.Findings) != 0 {
+			t.Errorf("%s: %+v %+v", name, f.Contracts, f.Findings)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"input.schema.json", "output-2020.schema.json"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"properties": {"a": {"type": ["null", "null", "x"]}}, "required": [1, "a", null]}`))
+	f.Add([]byte("[{\"a\":\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out := Parse("c.json", data)
+		if len(out.Contracts)+len(out.Findings) != 1 {
+			t.Fatalf("want a contract or a finding: %+v", out)
+		}
+		for _, fi := range out.Findings {
+			if fi.Line < 1 || fi.Code != CodeParseError {
+				t.Fatalf("finding %+v", fi)
+			}
+		}
+	})
+}

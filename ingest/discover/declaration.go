@@ -1,0 +1,178 @@
+// Package discover finds a corpus's instance declaration and the source
+// files it holds (SPEC §1): declared or conventional directories, several
+// corpora at once, size caps and symlinks that must not leave the root.
+package discover
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+var instanceName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// rawDeclaration is the subset of an instance declaration skillgraph reads;
+// other keys are data, not errors.
+type rawDeclaration struct {
+	Name         string             `json:"name"`
+	Title        any                `json:"title"`
+	Version      any                `json:"version"`
+	Description  any                `json:"description"`
+	IRIBase      string             `json:"iriBase"`
+	CanonicalURL string             `json:"canonicalUrl"`
+	Needs        []string           `json:"needs"`
+	Directories  []json.RawMessage  `json:"directories"`
+	Entrypoints  *record.Entrypoints `json:"entrypoints"`
+	Coverage     struct {
+		Exempt []record.Exemption `json:"exempt"`
+	} `json:"coverage"`
+	Profiles       map[string]record.Profile `json:"profiles"`
+	SkillVariables any                       `json:"skillVariables"`
+	Vocabulary     string                    `json:"vocabulary"`
+}
+
+// isDeclaration reports whether a root *.json holds an instance declaration:
+// an object with `name` and a `directories` array whose entries carry
+// `graphTypologies`.
+func isDeclaration(data []byte) bool {
+	var probe struct {
+		Name        any   `json:"name"`
+		Directories []any `json:"directories"`
+	}
+	if json.Unmarshal(data, &probe) != nil || probe.Name == nil || len(probe.Directories) == 0 {
+		return false
+	}
+	for _, d := range probe.Directories {
+		m, ok := d.(map[string]any)
+		if !ok {
+			return false
+		}
+		if _, ok := m["graphTypologies"]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// parseDeclaration reads an instance declaration. Problems are findings on
+// the declaration file; a declaration that cannot be read at all returns
+// ok=false.
+func parseDeclaration(rel string, data []byte) (record.Instance, []record.Finding, bool) {
+	var fs []record.Finding
+	bad := func(line int, format string, args ...any) {
+		fs = append(fs, record.Finding{Code: "declaration-invalid", Severity: record.Error,
+			Message: fmt.Sprintf(format, args...), File: rel, Line: line})
+	}
+	var raw rawDeclaration
+	if err := json.Unmarshal(data, &raw); err != nil {
+		bad(jsonErrorLine(data, err), "instance declaration is not valid: %v", err)
+		return record.Instance{}, fs, false
+	}
+	in := record.Instance{
+		Name: raw.Name, Title: str(raw.Title), Version: str(raw.Version), Description: str(raw.Description),
+		IRIBase: raw.IRIBase, CanonicalURL: raw.CanonicalURL, Needs: raw.Needs, Profiles: raw.Profiles,
+		Vocabulary: raw.Vocabulary, File: rel,
+	}
+	if !instanceName.MatchString(raw.Name) {
+		bad(lineOf(data, `"name"`), "instance name %q must match ^[a-z][a-z0-9-]*$", raw.Name)
+	}
+	if raw.Entrypoints != nil {
+		in.Entrypoints = *raw.Entrypoints
+	}
+	for _, e := range raw.Coverage.Exempt {
+		e.Line = lineOf(data, `"`+e.Skill+`"`)
+		in.Exempt = append(in.Exempt, e)
+	}
+	switch v := raw.SkillVariables.(type) {
+	case map[string]any:
+		in.SkillVariables = map[string]bool{}
+		for k := range v {
+			in.SkillVariables[k] = true
+		}
+	case []any:
+		in.SkillVariables = map[string]bool{}
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				in.SkillVariables[s] = true
+			}
+		}
+	}
+	for _, rd := range raw.Directories {
+		var d record.Directory
+		if err := json.Unmarshal(rd, &d); err != nil || d.Path == "" {
+			bad(lineOf(data, string(bytes.TrimSpace(rd[:min(len(rd), 40)]))), "directory entry needs a path and graphTypologies: %s", strings.TrimSpace(string(rd[:min(len(rd), 80)])))
+			continue
+		}
+		d.Line = lineOf(data, `"`+d.Path+`"`)
+		in.Directories = append(in.Directories, d)
+	}
+	return in, fs, true
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return fmt.Sprint(x)
+	}
+	return ""
+}
+
+// lineOf returns the 1-based line of the first occurrence of needle, or 1.
+func lineOf(data []byte, needle string) int {
+	i := bytes.Index(data, []byte(needle))
+	if i < 0 {
+		return 1
+	}
+	return bytes.Count(data[:i], []byte("\n")) + 1
+}
+
+func jsonErrorLine(data []byte, err error) int {
+	var se *json.SyntaxError
+	if e, ok := err.(*json.SyntaxError); ok {
+		se = e
+	}
+	if se == nil {
+		return 1
+	}
+	off := min(int(se.Offset), len(data))
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// findDeclaration looks for harness.json, else any root *.json that is an
+// instance declaration (first by name).
+func findDeclaration(root string, maxSize int64) (string, []byte) {
+	if data, err := readCapped(filepath.Join(root, "harness.json"), maxSize); err == nil && isDeclaration(data) {
+		return "harness.json", data
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return "", nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		data, err := readCapped(filepath.Join(root, n), maxSize)
+		if err == nil && isDeclaration(data) {
+			return n, data
+		}
+	}
+	if data, err := readCapped(filepath.Join(root, "harness.json"), maxSize); err == nil {
+		// A harness.json that is not a declaration is still meant as one.
+		return "harness.json", data
+	}
+	return "", nil
+}

@@ -1,0 +1,349 @@
+// Package ingest drives the first half of the data flow: it discovers each
+// corpus, parses every file into records, turns each file into one JSON-LD
+// document and its quads, and writes the changed named graphs to the store
+// (files → records → JSON-LD → quads → store).
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest/bean"
+	"github.com/skillgraph/skillgraph/ingest/bpmn"
+	"github.com/skillgraph/skillgraph/ingest/contract"
+	"github.com/skillgraph/skillgraph/ingest/discover"
+	"github.com/skillgraph/skillgraph/ingest/mcp"
+	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/ingest/skill"
+	"github.com/skillgraph/skillgraph/ingest/tool"
+	"github.com/skillgraph/skillgraph/ingest/vocab"
+	"github.com/skillgraph/skillgraph/jsonld"
+)
+
+// parserVersion salts every file digest: bump it when a parser's output
+// changes so that unchanged files are re-ingested once.
+const parserVersion = "1"
+
+// Options tune an ingest run.
+type Options struct {
+	MaxFileSize int64
+	Workers     int // 0: one per CPU
+	// Progress, if set, is called after each file is converted.
+	Progress func(done, total int)
+	Logger   *slog.Logger
+}
+
+// Result summarises one ingest run.
+type Result struct {
+	Version  int64
+	Files    int // source graphs in the corpora
+	Changed  int // graphs written
+	Skipped  int // unchanged graphs (same digest)
+	Removed  int // graphs of files that are gone
+	Quads    int // quads in the changed graphs
+	Duration time.Duration
+}
+
+// unit is one source graph to convert and maybe write.
+type unit struct {
+	in     record.Instance
+	file   record.File
+	meta   jsonld.SourceMeta
+	digest string
+	quads  []quad.Quad
+	err    error
+}
+
+// Run ingests the corpora rooted at roots into store. A run that fails
+// before writing leaves the store untouched.
+func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
+	start := time.Now()
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var units []*unit
+	instances := map[string]string{} // name → root, to catch two corpora of one name
+	for _, root := range roots {
+		c, err := discover.Load(root, discover.Options{MaxFileSize: opt.MaxFileSize})
+		if err != nil {
+			return Result{}, err
+		}
+		if other, dup := instances[c.Instance.Name]; dup {
+			return Result{}, fmt.Errorf("corpora %s and %s both declare instance %q", other, root, c.Instance.Name)
+		}
+		instances[c.Instance.Name] = root
+		us, err := parseCorpus(ctx, c, opt)
+		if err != nil {
+			return Result{}, err
+		}
+		units = append(units, us...)
+	}
+	if err := convert(ctx, units, opt); err != nil {
+		return Result{}, err
+	}
+	res := Result{Files: len(units)}
+	var changes []graph.Change
+	keep := map[string]bool{}
+	for _, u := range units {
+		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
+		keep[label] = true
+		old, err := store.SourceDigest(ctx, label)
+		if err != nil {
+			return Result{}, err
+		}
+		if old == u.digest {
+			res.Skipped++
+			continue
+		}
+		changes = append(changes, graph.Change{Graph: label, Quads: u.quads})
+		res.Changed++
+		res.Quads += len(u.quads)
+	}
+	// Graphs of files that disappeared from an ingested instance.
+	for name := range instances {
+		var doc string
+		for _, u := range units {
+			if u.in.Name == name {
+				doc = u.in.DocIRI()
+				break
+			}
+		}
+		labels, err := store.SourcesOf(ctx, doc)
+		if err != nil {
+			return Result{}, err
+		}
+		for _, l := range labels {
+			if !keep[l] {
+				changes = append(changes, graph.Change{Graph: l, Delete: true})
+				res.Removed++
+			}
+		}
+	}
+	if len(changes) == 0 {
+		v, err := store.Version(ctx)
+		res.Version, res.Duration = v, time.Since(start)
+		return res, err
+	}
+	v, err := store.Apply(ctx, changes)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Version, res.Duration = v, time.Since(start)
+	log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
+		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
+	return res, nil
+}
+
+// convert turns each unit into quads on all cores: json-gold costs about a
+// millisecond per document.
+func convert(ctx context.Context, units []*unit, opt Options) error {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	work := make(chan *unit)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				doc := jsonld.Document(u.in, u.file, u.meta)
+				u.quads, u.err = jsonld.ToQuads(doc, jsonld.SourceIRI(u.in.DocIRI(), u.file.Path))
+				if opt.Progress != nil {
+					mu.Lock()
+					done++
+					opt.Progress(done, len(units))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, u := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- u
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var errs []error
+	for _, u := range units {
+		if u.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", u.file.Path, u.err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// parseCorpus reads and parses every source of one corpus.
+func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
+	in := c.Instance
+	maxSize := opt.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = discover.DefaultMaxFileSize
+	}
+	// The context salt: a parse depends on the declaration and the
+	// vocabulary as well as on the file itself.
+	salt := sha256.New()
+	salt.Write([]byte(parserVersion))
+	salt.Write(c.DeclarationData)
+
+	voc := vocab.Default(in.CanonicalURL)
+	var vocFindings []record.Finding
+	for _, s := range c.Sources {
+		if s.Kind != discover.KindVocabulary {
+			continue
+		}
+		data, err := discover.ReadFile(s.Abs, maxSize)
+		if err != nil {
+			vocFindings = append(vocFindings, readFinding(s.Path, err))
+			continue
+		}
+		salt.Write(data)
+		v, err := vocab.Parse(data, in.CanonicalURL)
+		if err != nil {
+			vocFindings = append(vocFindings, record.Finding{Code: "parse-error", Severity: record.Error,
+				Message: fmt.Sprintf("type vocabulary: %v; the built-in vocabulary is used", err), File: s.Path, Line: 1})
+			continue
+		}
+		voc = v
+	}
+	saltHex := hex.EncodeToString(salt.Sum(nil))
+
+	exists := func(rel string) bool {
+		for _, s := range c.Sources {
+			if s.Path == rel {
+				return true
+			}
+		}
+		_, err := discover.ReadFile(c.Root+"/"+rel, maxSize)
+		return err == nil
+	}
+	var units []*unit
+	have := map[string]bool{}
+	for _, s := range c.Sources {
+		have[s.Path] = true
+	}
+	for _, s := range c.Sources {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		data, err := discover.ReadFile(s.Abs, maxSize)
+		var f record.File
+		if err != nil {
+			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{readFinding(s.Path, err)}}
+		} else {
+			f = parseOne(s, data, in, voc, exists)
+		}
+		if s.Kind == discover.KindDeclaration {
+			f.Findings = append(f.Findings, c.Findings...)
+		}
+		if s.Kind == discover.KindVocabulary {
+			f.Findings = append(f.Findings, vocFindings...)
+		}
+		units = append(units, newUnit(in, f, data, saltHex))
+	}
+	if c.DeclarationData == nil {
+		// Without a declaration, the instance and the discovery findings
+		// live in a graph of their own.
+		f := record.File{Path: ".", Parser: "declaration", Findings: c.Findings}
+		b, _ := json.Marshal(c.Findings)
+		units = append(units, newUnit(in, f, b, saltHex))
+	}
+	// Contracts named by skills outside the declared schema directories.
+	var extra []string
+	for _, u := range units {
+		for _, sk := range u.file.Skills {
+			for _, ref := range []string{sk.Input, sk.Output} {
+				if ref == "" || strings.Contains(ref, "://") || have[ref] {
+					continue
+				}
+				p := path.Clean(ref)
+				if strings.HasPrefix(p, "../") || p == ".." || strings.HasPrefix(p, "/") {
+					continue
+				}
+				have[ref] = true
+				extra = append(extra, ref)
+			}
+		}
+	}
+	sort.Strings(extra)
+	for _, ref := range extra {
+		data, err := discover.ReadFile(c.Root+"/"+ref, maxSize)
+		if err != nil {
+			continue // the skill's contract-unreadable finding says it
+		}
+		f := contract.Parse(ref, data)
+		units = append(units, newUnit(in, f, data, saltHex))
+	}
+	return units, nil
+}
+
+func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit {
+	h := sha256.Sum256(data)
+	d := sha256.New()
+	d.Write(h[:])
+	d.Write([]byte(salt))
+	if f.Parser == "declaration" {
+		b, _ := json.Marshal(f.Findings) // discovery findings change without the file
+		d.Write(b)
+	}
+	digest := hex.EncodeToString(d.Sum(nil))
+	meta := jsonld.SourceMeta{Path: f.Path, SHA256: digest, Size: int64(len(data)), Parser: f.Parser}
+	return &unit{in: in, file: f, meta: meta, digest: digest}
+}
+
+func readFinding(rel string, err error) record.Finding {
+	if errors.Is(err, discover.ErrTooLarge) {
+		return record.Finding{Code: "file-too-large", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
+	}
+	return record.Finding{Code: "file-unreadable", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
+}
+
+// parseOne runs the parser of a source's kind.
+func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Vocabulary, exists func(string) bool) record.File {
+	var f record.File
+	switch s.Kind {
+	case discover.KindDeclaration:
+		f = record.File{Path: s.Path, Parser: "declaration"}
+	case discover.KindSkill:
+		f = skill.Parse(s.Path, data, skill.Options{Package: s.Package, Variables: in.SkillVariables, Exists: exists})
+	case discover.KindTool:
+		f = tool.Parse(s.Path, data, voc)
+	case discover.KindBPMN:
+		f = bpmn.Parse(s.Path, data)
+	case discover.KindMCP:
+		f = mcp.Parse(s.Path, data)
+	case discover.KindBean:
+		f = bean.Parse(s.Path, data)
+	case discover.KindContract:
+		f = contract.Parse(s.Path, data)
+	case discover.KindVocabulary:
+		f = record.File{Path: s.Path, Parser: "vocabulary"}
+	default:
+		f = record.File{Path: s.Path, Parser: s.Kind}
+	}
+	f.Path = s.Path
+	return f
+}

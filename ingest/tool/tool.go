@@ -1,0 +1,134 @@
+// Package tool parses authored Tool nodes (SPEC §2.2) from JSON and YAML
+// files into record.Tool values, with per-file integrity findings.
+// Cross-file checks (duplicate ids, unknown skills, remedy tools and
+// subprocesses) belong to later stages.
+package tool
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
+	"github.com/skillgraph/skillgraph/ingest/vocab"
+)
+
+// ParserName is the record.File.Parser value of this package.
+const ParserName = "tool"
+
+// Finding codes produced by this package.
+const (
+	CodeInvalid            = "tool-invalid"
+	CodeUnknownField       = "tool-unknown-field"
+	CodeModuleNotEvaluated = "tool-module-not-evaluated"
+	CodeInvokeMcpOnly      = "invoke-mcp-only"
+	CodeSelectionPartial   = "selection-partial"
+	CodeNetworkNoRemedies  = "network-without-remedies"
+	CodePortTypeUnknown    = "port-type-unknown"
+	CodeUnsafeOnArgv       = "input-unsafe-on-argv"
+	CodeParseError         = "parse-error"
+)
+
+// Parse reads one Tool file. JSON (.json) and YAML (.yaml, .yml) files hold
+// one Tool object or {"tools": [...]}; TypeScript/JavaScript modules are not
+// evaluated and yield only an info finding. voc resolves port types; nil
+// means the built-in default vocabulary. Parse never panics and never drops
+// a Tool because of a finding.
+func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
+	out = record.File{Path: p, Parser: ParserName}
+	defer func() {
+		if r := recover(); r != nil {
+			out.Findings = append(out.Findings, record.Finding{
+				Code: CodeParseError, Severity: record.Error, File: p, Line: 1,
+				Message: fmt.Sprintf("%s: internal error while reading the Tool file: %v", p, r),
+			})
+		}
+	}()
+	if voc == nil {
+		voc = vocab.Default("")
+	}
+	ext := strings.ToLower(path.Ext(p))
+	switch ext {
+	case ".ts", ".js", ".mts", ".cts", ".mjs", ".cjs", ".tsx":
+		out.Findings = append(out.Findings, record.Finding{
+			Code: CodeModuleNotEvaluated, Severity: record.Info, File: p, Line: 1,
+			Message: fmt.Sprintf("%s is a tool module; skillgraph does not evaluate code, only JSON and YAML Tool files are read", p),
+		})
+		return out
+	}
+	root, err := ynode.Parse(data, ext == ".json")
+	if err != nil {
+		line, msg := 1, err.Error()
+		if pe, ok := err.(*ynode.Error); ok {
+			line, msg = pe.Line, pe.Msg
+		}
+		out.Findings = append(out.Findings, record.Finding{
+			Code: CodeParseError, Severity: record.Error, File: p, Line: line,
+			Message: fmt.Sprintf("%s does not parse (line %d): %s", p, line, msg),
+		})
+		return out
+	}
+	f := &fileParser{path: p, voc: voc}
+	f.file(root)
+	out.Tools = f.tools
+	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })
+	out.Findings = append(out.Findings, f.findings...)
+	return out
+}
+
+// fileParser accumulates the tools and findings of one file.
+type fileParser struct {
+	path     string
+	voc      *vocab.Vocabulary
+	tools    []record.Tool
+	findings []record.Finding
+}
+
+func (f *fileParser) add(code string, sev record.Severity, line int, subject, format string, args ...any) {
+	if line < 1 {
+		line = 1
+	}
+	f.findings = append(f.findings, record.Finding{
+		Code: code, Severity: sev, File: f.path, Line: line, Subject: subject,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// file dispatches between one Tool object and a {"tools": [...]} wrapper.
+func (f *fileParser) file(root *yaml.Node) {
+	root = ynode.Deref(root)
+	if !ynode.IsMap(root) {
+		f.add(CodeInvalid, record.Error, ynode.Line(root), "",
+			"%s: $: expected a Tool object or {\"tools\": [...]}", f.path)
+		return
+	}
+	list := ynode.Get(root, "tools")
+	if list == nil || ynode.Get(root, "id") != nil {
+		f.tool(root, "$")
+		return
+	}
+	for _, pr := range ynode.Pairs(root) {
+		if k := pr.Key.Value; k != "tools" && k != "$schema" && k != "$comment" {
+			f.add(CodeUnknownField, record.Warning, ynode.Line(pr.Key), "",
+				"%s: unknown field %s beside \"tools\" (ignored)", f.path, jsonPath("$", k))
+		}
+	}
+	if !ynode.IsSeq(list) {
+		f.add(CodeInvalid, record.Error, ynode.Line(list), "",
+			"%s: $.tools: expected a list of Tool objects", f.path)
+		return
+	}
+	for i, n := range ynode.Items(list) {
+		base := fmt.Sprintf("$.tools[%d]", i)
+		if !ynode.IsMap(n) {
+			f.add(CodeInvalid, record.Error, ynode.Line(n), "",
+				"%s: %s: expected a Tool object", f.path, base)
+			continue
+		}
+		f.tool(n, base)
+	}
+}

@@ -1,0 +1,298 @@
+package tool
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/ingest/vocab"
+)
+
+// got is the comparable part of a finding.
+type got struct {
+	Code string
+	Sev  record.Severity
+	Line int
+}
+
+func summary(fs []record.Finding) []got {
+	out := []got{}
+	for _, f := range fs {
+		out = append(out, got{f.Code, f.Severity, f.Line})
+	}
+	return out
+}
+
+// base is a valid Tool; line numbers in the cases below count from it.
+const base = `{
+  "id": "t",
+  "title": "T",
+  "description": "D",
+  "satisfies": ["s"],
+  "install": {"none": true},
+  "invoke": {"shell": "bin/t --x"},
+  "io": {
+    "inputs": [
+      {"name": "text", "type": "Text", "required": true, "arg": {"stdin": true}}
+    ],
+    "outputs": [{"name": "out", "type": "RepoPath"}]
+  }
+}`
+
+func edit(old, new string) string { return strings.Replace(base, old, new, 1) }
+
+func TestParseFindings(t *testing.T) {
+	iri := vocab.IRI("https://acme.example/h", "Count")
+	cases := []struct {
+		name, path, data string
+		want             []got
+	}{
+		{"valid", "t.json", base, nil},
+		{"json parse error", "t.json", "{\n  \"id\": \"t\",\n  \"title\": }", []got{{CodeParseError, record.Error, 3}}},
+		{"json trailing comma", "t.json", "{\"id\": \"t\",\n}", []got{{CodeParseError, record.Error, 2}}},
+		{"yaml parse error", "t.yaml", "id: t\ntitle: [\n", []got{{CodeParseError, record.Error, 2}}},
+		{"empty file", "t.yaml", "", []got{{CodeInvalid, record.Error, 1}}},
+		{"top-level list", "t.json", "[1]", []got{{CodeInvalid, record.Error, 1}}},
+		{"missing title", "t.json", edit(`"title": "T",`, ``), []got{{CodeInvalid, record.Error, 1}}},
+		{"bad id", "t.json", edit(`"id": "t"`, `"id": "T_1"`), []got{{CodeInvalid, record.Error, 2}}},
+		{"empty satisfies", "t.json", edit(`["s"]`, `[]`), []got{{CodeInvalid, record.Error, 5}}},
+		{"input without required", "t.json", edit(`"required": true, `, ``), []got{{CodeInvalid, record.Error, 10}}},
+		{"type and schema", "t.json", edit(`"type": "Text",`, `"type": "Text", "schema": "x",`), []got{{CodeInvalid, record.Error, 10}}},
+		{"arg with two keys", "t.json", edit(`{"stdin": true}`, `{"stdin": true, "flag": "--t"}`), []got{{CodeInvalid, record.Error, 10}}},
+		{"repeated on stdin", "t.json", edit(`"required": true,`, `"required": true, "repeated": true,`), []got{{CodeInvalid, record.Error, 10}}},
+		{"render as bad", "t.json", edit(`"type": "RepoPath"}`, `"type": "RepoPath", "render": {"as": "html"}}`), []got{{CodeInvalid, record.Error, 12}}},
+		{"shell wrong type", "t.json", edit(`"bin/t --x"`, `42`), []got{{CodeInvalid, record.Error, 7}}},
+		{"empty invoke", "t.json", edit(`{"shell": "bin/t --x"}`, `{}`), []got{{CodeInvalid, record.Error, 7}}},
+		{"remedy tool and none", "t.json", edit(`"install"`, `"remedies": [{"host": "h", "tool": "x", "none": true}], "install"`), []got{{CodeInvalid, record.Error, 6}}},
+		{"unknown top-level field", "t.json", edit(`"id": "t",`, `"id": "t", "alternativeTo": ["x"],`), []got{{CodeUnknownField, record.Warning, 2}}},
+		{"unknown nested field", "t.json", edit(`{"none": true}`, `{"none": true, "brew": "t"}`), []got{{CodeUnknownField, record.Warning, 6}}},
+		{"invoke mcp only", "t.json", edit(`{"shell": "bin/t --x"}`, `{"mcp": {"tool": "x"}}`), []got{{CodeInvokeMcpOnly, record.Error, 7}}},
+		{"selection partial", "t.json", edit(`"install"`, `"selection": {"when": "w", "limits": " "}, "install"`), []got{{CodeSelectionPartial, record.Error, 6}}},
+		{"network without remedies", "t.json", edit(`"install"`, "\"requires\": {\n\"network\": true}, \"install\""), []got{{CodeNetworkNoRemedies, record.Error, 7}}},
+		{"network with remedy none", "t.json", edit(`"install"`, `"requires": {"network": true}, "remedies": [{"host": "h", "none": "no way"}], "install"`), nil},
+		{"type unknown", "t.json", edit(`"Text"`, `"Sentence"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
+		{"schema iri without defs", "t.json", edit(`"type": "Text"`, `"schema": "https://x.example/t.json"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
+		{"schema iri naming no type", "t.json", edit(`"type": "Text"`, `"schema": "https://acme.example/h/tool-types.schema.json#/$defs/Nope"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
+		{"schema iri resolves", "t.json", edit(`"type": "Text"`, `"schema": "`+iri+`"`), nil},
+		{"unsafe on flag", "t.json", edit(`{"stdin": true}`, `{"flag": "--text"}`), []got{{CodeUnsafeOnArgv, record.Error, 10}}},
+		{"unsafe positional", "t.json", edit(`{"stdin": true}`, `{"positional": 0}`), []got{{CodeUnsafeOnArgv, record.Error, 10}}},
+		{"safe on flag", "t.json", edit(`"Text", "required": true, "arg": {"stdin": true}`, `"Count", "required": true, "arg": {"flag": "--n"}`), nil},
+		{"ts module", "tools/index.ts", "export const x = 1", []got{{CodeModuleNotEvaluated, record.Info, 1}}},
+		{"mts module", "tools/a.mts", "", []got{{CodeModuleNotEvaluated, record.Info, 1}}},
+		{"wrapper with bad entry", "t.json", "{\"tools\": [\n" + base + ",\n 7]}", []got{{CodeInvalid, record.Error, 16}}},
+		{"wrapper not a list", "t.yaml", "tools: x\n", []got{{CodeInvalid, record.Error, 1}}},
+		{"yaml alias", "t.yaml", "id: t\ntitle: &a T\ndescription: *a\nsatisfies: [s]\ninstall: {none: true}\ninvoke: {manual: true}\n", nil},
+	}
+	voc := vocab.Default("https://acme.example/h")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse(c.path, []byte(c.data), voc)
+			if f.Parser != ParserName || f.Path != c.path {
+				t.Errorf("Parser/Path = %q/%q", f.Parser, f.Path)
+			}
+			want := c.want
+			if want == nil {
+				want = []got{}
+			}
+			if g := summary(f.Findings); !reflect.DeepEqual(g, want) {
+				t.Errorf("findings = %v, want %v", g, want)
+				for _, fi := range f.Findings {
+					t.Logf("  %s:%d %s %s", fi.File, fi.Line, fi.Code, fi.Message)
+				}
+			}
+			for _, fi := range f.Findings {
+				if fi.File != c.path || fi.Message == "" {
+					t.Errorf("finding %+v: want File %q and a message", fi, c.path)
+				}
+			}
+		})
+	}
+}
+
+func TestToolInvalidMessageHasPath(t *testing.T) {
+	f := Parse("t.json", []byte(edit(`"required": true, `, ``)), nil)
+	if len(f.Findings) != 1 || !strings.Contains(f.Findings[0].Message, "$.io.inputs[0]") {
+		t.Fatalf("findings = %+v", f.Findings)
+	}
+	f = Parse("t.json", []byte("{\"tools\": [{}]}"), nil)
+	if len(f.Findings) == 0 || !strings.Contains(f.Findings[0].Message, "$.tools[0]") {
+		t.Fatalf("findings = %+v", f.Findings)
+	}
+	if len(f.Tools) != 1 {
+		t.Fatalf("a Tool with findings must still be returned, got %d", len(f.Tools))
+	}
+}
+
+func TestParseMapping(t *testing.T) {
+	data := `
+id: full
+title: Full
+description: Every field.
+satisfies: [a, b]
+install: {cli: make install}
+invoke:
+  shell: [bin/full, run]
+  container: img:1
+  mcp: {server: srv, tool: full_tool}
+  inProcess: {module: pkg/full}
+  manual: true
+io:
+  inputs:
+    - name: id
+      type: BeanId
+      required: true
+      repeated: true
+      arg: {positional: 1}
+      description: the bean
+    - {name: n, type: Count, required: false, arg: {flag: --n}}
+    - {name: body, type: Markdown, required: false, arg: {stdin: true}}
+  outputs:
+    - {name: link, type: Url, render: {as: url, reason: clickable}}
+selection: {when: w, limits: l, cost: c}
+requires: {os: [linux], runtime: [go], network: true}
+remedies:
+  - {host: a.example, tool: other}
+  - {host: b.example, none: true}
+  - {host: c.example, none: no fallback}
+maintains: [{source: src, artefact: out.json, format: json}]
+renders: [processes]
+subprocesses: [proc-a]
+readOnly: false
+`
+	f := Parse("tools/full.yaml", []byte(data), vocab.Default(""))
+	if len(f.Findings) != 0 || len(f.Tools) != 1 {
+		t.Fatalf("findings %+v tools %d", f.Findings, len(f.Tools))
+	}
+	tl := f.Tools[0]
+	no := false
+	yes := true
+	want := record.Tool{
+		ID: "full", Origin: "authored", Title: "Full", Description: "Every field.", Line: 2,
+		Satisfies: []string{"a", "b"},
+		Install:   map[string]any{"cli": "make install"},
+		Invoke: record.Invoke{Shell: []string{"bin/full", "run"}, Container: "img:1", McpServer: "srv",
+			McpTool: "full_tool", InProcess: "pkg/full", Manual: true},
+		Inputs: []record.Port{
+			{Name: "id", TypeIRI: vocab.DefaultCanonicalURL + "/tool-types.schema.json#/$defs/BeanId", JSONType: "string",
+				Required: true, Repeated: true, Arg: "positional:1", Description: "the bean", Line: 15},
+			{Name: "n", TypeIRI: vocab.IRI("", "Count"), JSONType: "integer", Arg: "flag:--n", Line: 21},
+			{Name: "body", TypeIRI: vocab.IRI("", "Markdown"), JSONType: "string", Arg: "stdin", Line: 22},
+		},
+		Outputs:   []record.Port{{Name: "link", TypeIRI: vocab.IRI("", "Url"), JSONType: "string", Render: "url", Line: 24}},
+		Selection: &record.Selection{When: "w", Limits: "l", Cost: "c"},
+		Requires:  &record.Requires{OS: []string{"linux"}, Runtime: []string{"go"}, Network: &yes},
+		Remedies: []record.Remedy{{Host: "a.example", Tool: "other"}, {Host: "b.example", None: "true"},
+			{Host: "c.example", None: "no fallback"}},
+		Maintains:    []record.Maintained{{Source: "src", Artefact: "out.json", Format: "json"}},
+		Renders:      []string{"processes"},
+		Subprocesses: []string{"proc-a"},
+		ReadOnly:     &no,
+	}
+	if !reflect.DeepEqual(tl, want) {
+		t.Errorf("tool =\n%+v\nwant\n%+v", tl, want)
+	}
+}
+
+func TestShellStringSplit(t *testing.T) {
+	f := Parse("t.json", []byte(base), nil)
+	if g := f.Tools[0].Invoke.Shell; !reflect.DeepEqual(g, []string{"bin/t", "--x"}) {
+		t.Errorf("shell = %q", g)
+	}
+	if f.Tools[0].Selection != nil || f.Tools[0].ReadOnly != nil {
+		t.Errorf("unstated selection/readOnly must stay nil")
+	}
+}
+
+func TestPartialSelectionDropped(t *testing.T) {
+	f := Parse("t.json", []byte(edit(`"install"`, `"selection": {"when": "w"}, "install"`)), nil)
+	if f.Tools[0].Selection != nil {
+		t.Errorf("partial selection kept: %+v", f.Tools[0].Selection)
+	}
+}
+
+func TestUnknownTypeKeepsName(t *testing.T) {
+	f := Parse("t.json", []byte(edit(`"Text"`, `"Sentence"`)), nil)
+	p := f.Tools[0].Inputs[0]
+	if p.TypeIRI != "Sentence" || p.JSONType != "" {
+		t.Errorf("port = %+v", p)
+	}
+}
+
+func TestExtraKept(t *testing.T) {
+	f := Parse("t.json", []byte(edit(`"id": "t",`, `"id": "t", "alternativeTo": ["x"],`)), nil)
+	if g := f.Tools[0].Extra["alternativeTo"]; !reflect.DeepEqual(g, []any{"x"}) {
+		t.Errorf("Extra = %#v", f.Tools[0].Extra)
+	}
+}
+
+// TestFixtures runs the reference-corpus files copied into testdata.
+func TestFixtures(t *testing.T) {
+	want := map[string][]got{
+		"beans-cli.json":        {{CodeUnsafeOnArgv, record.Error, 12}},
+		"beans-manual.json":     {},
+		"gates.json":            {},
+		"gitlab-mr-create.yaml": {},
+		"index.ts":              {{CodeModuleNotEvaluated, record.Info, 1}},
+		"orphan-tool.json":      {{CodePortTypeUnknown, record.Error, 9}, {CodeUnknownField, record.Warning, 12}},
+		"pages-publish.json":    {{CodeNetworkNoRemedies, record.Error, 12}},
+		"viewers.json":          {},
+	}
+	tools := map[string]int{"viewers.json": 2, "index.ts": 0}
+	voc := vocab.Default("https://acme.example/harness")
+	for name, w := range want {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse("tools/"+name, data, voc)
+		if g := summary(f.Findings); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: findings = %v, want %v", name, g, w)
+		}
+		n, ok := tools[name]
+		if !ok {
+			n = 1
+		}
+		if len(f.Tools) != n {
+			t.Errorf("%s: %d tools, want %d", name, len(f.Tools), n)
+		}
+	}
+}
+
+func TestSchemaCompiles(t *testing.T) {
+	if _, err := Schema(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"beans-cli.json", "orphan-tool.json", "pages-publish.json", "gitlab-mr-create.yaml", "viewers.json", "gates.json"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(name, data)
+		}
+	}
+	f.Add("t.json", []byte(base))
+	f.Add("t.yaml", []byte("id: t\ntitle: &a T\ndescription: *a\nsatisfies: [s]\ninstall: {none: true}\ninvoke: {mcp: {tool: x}}\nselection: {when: w}\nio: {inputs: [{name: a, schema: 'x#/$defs/Y', required: true, repeated: true, arg: {stdin: true}}]}\n"))
+	f.Add("t.yml", []byte("tools:\n  - id: a\n  - 3\n  - {io: {inputs: [{arg: {positional: -1, flag: x}}]}}\n"))
+	f.Add("t.json", []byte(`{"tools": {"id": 1}}`))
+	voc := vocab.Default("https://acme.example/harness")
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		p := "tools/" + filepath.Base(name)
+		out := Parse(p, data, voc)
+		for _, fi := range out.Findings {
+			if fi.Line < 1 || fi.Code == "" || fi.File != p || fi.Severity.Rank() == 0 {
+				t.Fatalf("bad finding %+v", fi)
+			}
+			if fi.Code == CodeParseError && len(out.Tools) > 0 {
+				t.Fatalf("parse-error with tools")
+			}
+		}
+		for _, tl := range out.Tools {
+			if tl.Origin != "authored" || tl.Line < 1 {
+				t.Fatalf("bad tool %+v", tl)
+			}
+		}
+	})
+}

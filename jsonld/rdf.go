@@ -1,0 +1,147 @@
+package jsonld
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/cayleygraph/quad"
+	"github.com/piprate/json-gold/ld"
+
+	"github.com/skillgraph/skillgraph/schemas"
+)
+
+// ErrRemoteContext is returned when a document names a context other than
+// the embedded skillgraph one: ingest never fetches anything (SPEC §3.4).
+var ErrRemoteContext = errors.New("remote JSON-LD context refused")
+
+// Context returns the embedded skillgraph context document.
+func Context() []byte {
+	b, err := schemas.Read("context.jsonld")
+	if err != nil {
+		// The file is embedded at build time; its absence is a build defect.
+		panic(fmt.Sprintf("skillgraph: embedded context missing: %v", err))
+	}
+	return b
+}
+
+// Loader is json-gold's document loader for skillgraph: it serves the
+// embedded context and refuses everything else. It holds no state, so one
+// Loader may be shared between goroutines.
+type Loader struct{}
+
+// LoadDocument implements ld.DocumentLoader.
+func (Loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
+	switch u {
+	case ContextURL, NS[:len(NS)-1], "https://w3id.org/skillgraph/ns":
+		var doc any
+		if err := json.Unmarshal(Context(), &doc); err != nil {
+			return nil, fmt.Errorf("embedded context: %w", err)
+		}
+		return &ld.RemoteDocument{DocumentURL: ContextURL, Document: doc}, nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrRemoteContext, u)
+}
+
+// Options returns json-gold options with the offline loader.
+func Options() *ld.JsonLdOptions {
+	o := ld.NewJsonLdOptions("")
+	o.DocumentLoader = Loader{}
+	o.ProcessingMode = ld.JsonLd_1_1
+	return o
+}
+
+// ToQuads expands a JSON-LD document to RDF and returns its quads, all
+// labelled with graph. Blank nodes are renamed to be unique per document
+// (json-gold restarts at _:b0 for every document). The result is sorted.
+func ToQuads(doc any, graph string) ([]quad.Quad, error) {
+	// json-gold wants plain JSON values ([]any, float64), not Go slices.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encode document: %w", err)
+	}
+	var generic any
+	if err := json.Unmarshal(b, &generic); err != nil {
+		return nil, fmt.Errorf("decode document: %w", err)
+	}
+	proc := ld.NewJsonLdProcessor()
+	res, err := proc.ToRDF(generic, Options())
+	if err != nil {
+		return nil, fmt.Errorf("json-ld to rdf: %w", err)
+	}
+	ds, ok := res.(*ld.RDFDataset)
+	if !ok {
+		return nil, fmt.Errorf("json-ld to rdf: unexpected result %T", res)
+	}
+	sum := sha256.Sum256([]byte(graph))
+	prefix := hex.EncodeToString(sum[:6])
+	var label quad.Value
+	if graph != "" {
+		label = quad.IRI(graph)
+	}
+	var out []quad.Quad
+	names := make([]string, 0, len(ds.Graphs))
+	for name := range ds.Graphs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, q := range ds.Graphs[name] {
+			s, err1 := toValue(q.Subject, prefix)
+			p, err2 := toValue(q.Predicate, prefix)
+			o, err3 := toValue(q.Object, prefix)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				return nil, err
+			}
+			out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: label})
+		}
+	}
+	SortQuads(out)
+	return out, nil
+}
+
+func toValue(n ld.Node, prefix string) (quad.Value, error) {
+	switch v := n.(type) {
+	case ld.IRI:
+		return quad.IRI(v.Value), nil
+	case *ld.IRI:
+		return quad.IRI(v.Value), nil
+	case ld.BlankNode:
+		return quad.BNode(prefix + "_" + trimBlank(v.Attribute)), nil
+	case *ld.BlankNode:
+		return quad.BNode(prefix + "_" + trimBlank(v.Attribute)), nil
+	case ld.Literal:
+		return literal(v), nil
+	case *ld.Literal:
+		return literal(*v), nil
+	}
+	return nil, fmt.Errorf("unexpected rdf node %T", n)
+}
+
+func trimBlank(s string) string {
+	if len(s) > 2 && s[:2] == "_:" {
+		return s[2:]
+	}
+	return s
+}
+
+// XSDString is the datatype of plain literals.
+const XSDString = "http://www.w3.org/2001/XMLSchema#string"
+
+func literal(l ld.Literal) quad.Value {
+	switch {
+	case l.Language != "":
+		return quad.LangString{Value: quad.String(l.Value), Lang: l.Language}
+	case l.Datatype == "" || l.Datatype == XSDString:
+		return quad.String(l.Value)
+	}
+	return quad.TypedString{Value: quad.String(l.Value), Type: quad.IRI(l.Datatype)}
+}
+
+// SortQuads orders quads by their N-Quads form, for stable output.
+func SortQuads(qs []quad.Quad) {
+	sort.Slice(qs, func(i, j int) bool { return qs[i].NQuad() < qs[j].NQuad() })
+}

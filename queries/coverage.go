@@ -1,0 +1,296 @@
+package queries
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// Coverage is the tier report (SPEC §5.1).
+type Coverage struct {
+	Total        int
+	Covered      []*Skill
+	Contradicted []*Skill
+	Uncovered    []*Skill
+	Tiers        []Tier // always A, B, C, D
+	BothHalves   []*Skill
+	Exempt       []*Skill
+}
+
+// Tier is one coverage tier and its skills.
+type Tier struct {
+	Tier   string
+	Skills []*Skill
+}
+
+// Tiers in report order.
+var tierNames = []string{"A", "B", "C", "D"}
+
+// contractState is the outcome of checking one satisfies edge.
+type contractState int
+
+const (
+	contractNotChecked contractState = iota
+	contractExternal
+	contractPassed
+	contractContradicted
+)
+
+func (s *Snapshot) coverage() {
+	// Unreadable contracts, once per skill and direction.
+	for _, sk := range s.Skills {
+		for _, c := range []struct {
+			ref, iri string
+			line     int
+			dir      string
+		}{
+			{sk.InputRef, sk.InputIRI, sk.InputLine, "input"}, {sk.OutputRef, sk.OutputIRI, sk.OutputLine, "output"}} {
+			if c.ref == "" || isExternal(c.ref) {
+				continue
+			}
+			if s.Contracts[c.iri] == nil {
+				s.add(s.finding("contract-unreadable", record.Error, sk.Source, c.line, sk.IRI,
+					"skill %s declares %s contract %q, which is missing or not valid JSON", sk.ID, c.dir, c.ref))
+			}
+		}
+	}
+	for _, t := range s.Tools {
+		for _, sk := range t.Satisfies {
+			if s.checkContract(t, sk) == contractContradicted {
+				sk.Contradicted = append(sk.Contradicted, t)
+				continue
+			}
+			sk.Tools = append(sk.Tools, t)
+			t.ValidFor = append(t.ValidFor, sk)
+		}
+	}
+	c := Coverage{Tiers: make([]Tier, len(tierNames))}
+	for i, n := range tierNames {
+		c.Tiers[i].Tier = n
+	}
+	for _, sk := range s.Skills {
+		c.Total++
+		sk.Covered = len(sk.Tools) > 0
+		sk.IsContradict = !sk.Covered && len(sk.Contradicted) > 0
+		switch {
+		case sk.Covered:
+			c.Covered = append(c.Covered, sk)
+			continue
+		case sk.IsContradict:
+			c.Contradicted = append(c.Contradicted, sk)
+		}
+		c.Uncovered = append(c.Uncovered, sk)
+		sk.Tier, sk.Evidence = tierOf(sk)
+		for i := range c.Tiers {
+			if c.Tiers[i].Tier == sk.Tier {
+				c.Tiers[i].Skills = append(c.Tiers[i].Skills, sk)
+			}
+		}
+		if sk.Tier == "A" && hasStep(sk, "person") {
+			c.BothHalves = append(c.BothHalves, sk)
+		}
+	}
+	// Exemptions: they stand only for uncovered tier-A skills.
+	for _, in := range s.Instances {
+		for _, e := range in.Exempt {
+			sk := s.resolveSkillID(in, e.Skill)
+			src := s.sourceByPath(in, in.File)
+			switch {
+			case sk == nil:
+				s.add(s.finding("exemption-stale", record.Error, src, e.Line, "",
+					"coverage.exempt names %q, which is no skill", e.Skill))
+			case sk.Covered:
+				s.add(s.finding("exemption-stale", record.Error, src, e.Line, sk.IRI,
+					"coverage.exempt lists %s (%s), but it is covered by %s", sk.ID, e.State, toolIDs(sk.Tools)))
+			case sk.Tier != "A":
+				s.add(s.finding("exemption-stale", record.Error, src, e.Line, sk.IRI,
+					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.ID, e.State, sk.Tier))
+			default:
+				if !sk.Exempt {
+					sk.Exempt = true
+					c.Exempt = append(c.Exempt, sk)
+				}
+			}
+		}
+	}
+	sort.Slice(c.Exempt, func(i, j int) bool { return c.Exempt[i].ID < c.Exempt[j].ID })
+	s.Coverage = c
+}
+
+func toolIDs(ts []*Tool) string {
+	var ids []string
+	for _, t := range ts {
+		ids = append(ids, t.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func (s *Snapshot) resolveSkillID(in *Instance, id string) *Skill {
+	for _, o := range s.scope(in) {
+		for _, sk := range s.Skills {
+			if sk.Instance == o && (sk.ID == id || sk.Package+"/"+sk.ID == id) {
+				return sk
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) sourceByPath(in *Instance, path string) *Source {
+	for _, src := range s.Sources {
+		if src.Instance == in && src.Path == path {
+			return src
+		}
+	}
+	if in != nil {
+		for _, src := range s.Sources {
+			if src.Instance == in && src.Path == "." {
+				return src
+			}
+		}
+	}
+	return nil
+}
+
+func hasStep(sk *Skill, class string) bool {
+	for _, a := range sk.Steps {
+		if a.Automation() == class {
+			return true
+		}
+	}
+	return false
+}
+
+// tierOf returns the tier of an uncovered skill and all its evidence.
+func tierOf(sk *Skill) (string, []string) {
+	var ev []string
+	auto, person, shell := false, false, false
+	for _, a := range sk.Steps {
+		switch a.Automation() {
+		case "automated":
+			auto = true
+		case "person":
+			person = true
+		default:
+			continue
+		}
+		ev = append(ev, a.Element+":"+a.Process.ID+"/"+a.ID)
+	}
+	if sk.HasContract() {
+		ev = append(ev, "io-contract")
+		auto = true
+	}
+	for _, l := range sk.ShellBlocks {
+		ev = append(ev, fmt.Sprintf("shell-block:%d", l))
+		shell = true
+	}
+	sort.Strings(ev)
+	if ev == nil {
+		ev = []string{}
+	}
+	switch {
+	case auto:
+		return "A", ev
+	case person:
+		return "B", ev
+	case shell:
+		return "C", ev
+	}
+	return "D", ev
+}
+
+func isExternal(ref string) bool {
+	return strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")
+}
+
+// checkContract checks T satisfies S against S's input contract (SPEC §5.2)
+// and records the findings.
+func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
+	if sk.InputRef == "" {
+		return contractNotChecked
+	}
+	if isExternal(sk.InputRef) {
+		s.add(s.finding("contract-external", record.Info, t.Source, t.Line, t.IRI,
+			"tool %s satisfies %s, whose input contract %s is external: not fetched, not checked", t.ID, sk.ID, sk.InputRef))
+		return contractExternal
+	}
+	c := s.Contracts[sk.InputIRI]
+	if c == nil {
+		return contractContradicted // contract-unreadable is reported once, on the skill
+	}
+	inputs := map[string]*Port{}
+	var names []string
+	for _, p := range t.Inputs {
+		inputs[p.Name] = p
+		names = append(names, p.Name)
+	}
+	state := contractPassed
+	var missing []string
+	for _, r := range c.Required {
+		if inputs[r] == nil {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 {
+		state = contractContradicted
+		s.add(s.finding("contract-required-missing", record.Error, t.Source, t.Line, t.IRI,
+			"tool %s cannot perform %s: the contract %s requires [%s] but the tool accepts [%s] (missing: %s)",
+			t.ID, sk.ID, c.Path, strings.Join(c.Required, ", "), strings.Join(names, ", "), strings.Join(missing, ", ")))
+	}
+	props := make([]string, 0, len(c.Properties))
+	for k := range c.Properties {
+		props = append(props, k)
+	}
+	sort.Strings(props)
+	for _, name := range props {
+		want := c.Properties[name]
+		p := inputs[name]
+		if p == nil {
+			for _, in := range t.Inputs {
+				if _, exact := c.Properties[in.Name]; !exact && nearMiss(in.Name, name) {
+					s.add(s.finding("contract-name-near-miss", record.Warning, t.Source, t.Line, t.IRI,
+						"tool %s input %q looks like contract %s property %q: same name after case and separator folding, or one a suffix of the other",
+						t.ID, in.Name, c.Path, name))
+				}
+			}
+			continue
+		}
+		if want == "" || p.JSONType == "" || want == p.JSONType || (want == "number" && p.JSONType == "integer") {
+			continue
+		}
+		state = contractContradicted
+		s.add(s.finding("contract-type-mismatch", record.Error, t.Source, t.Line, t.IRI,
+			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, p.JSONType, c.Path, name, want))
+	}
+	return state
+}
+
+// nearMiss reports names equal after case and separator folding, or one a
+// suffix of the other (at least three characters).
+func nearMiss(a, b string) bool {
+	fa, fb := fold(a), fold(b)
+	if a == b || fa == "" || fb == "" {
+		return false
+	}
+	if fa == fb {
+		return true
+	}
+	short, long := fa, fb
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	return len(short) >= 3 && strings.HasSuffix(long, short)
+}
+
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r == '-' || r == '_' || r == ' ' || r == '.' {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,197 @@
+// Package queries builds the analysis snapshot: it reads one graph version
+// back from the store (never parser structs, so a replica with only the
+// store computes the same answers), indexes it in memory and runs the
+// analyses of SPEC §5 on that index.
+package queries
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/jsonld"
+)
+
+const (
+	rdfType = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+	sg      = jsonld.NS
+	dcTitle = "http://purl.org/dc/terms/title"
+	dcDesc  = "http://purl.org/dc/terms/description"
+	posIRI  = "https://schema.org/position"
+)
+
+// raw is one subject's quads within one source graph.
+type raw struct {
+	iri   string
+	graph string
+	types []string
+	props map[string][]quad.Value
+}
+
+func (r *raw) str(p string) string {
+	for _, v := range r.props[p] {
+		return valueString(v)
+	}
+	return ""
+}
+
+func (r *raw) strs(p string) []string {
+	var out []string
+	for _, v := range r.props[p] {
+		out = append(out, valueString(v))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *raw) int(p string) int {
+	n, _ := strconv.Atoi(r.str(p))
+	return n
+}
+
+func (r *raw) ints(p string) []int {
+	var out []int
+	for _, v := range r.props[p] {
+		if n, err := strconv.Atoi(valueString(v)); err == nil {
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+func (r *raw) boolean(p string) bool { return r.str(p) == "true" }
+
+// optBool is nil when the property is not stated (tri-state).
+func (r *raw) optBool(p string) *bool {
+	if len(r.props[p]) == 0 {
+		return nil
+	}
+	b := r.boolean(p)
+	return &b
+}
+
+func (r *raw) iris(p string) []string {
+	var out []string
+	for _, v := range r.props[p] {
+		if iri, ok := v.(quad.IRI); ok {
+			out = append(out, string(iri))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *raw) iri1(p string) string {
+	if xs := r.iris(p); len(xs) > 0 {
+		return xs[0]
+	}
+	return ""
+}
+
+func (r *raw) jsonInto(p string, v any) bool {
+	s := r.str(p)
+	return s != "" && json.Unmarshal([]byte(s), v) == nil
+}
+
+func (r *raw) is(class string) bool {
+	for _, t := range r.types {
+		if t == sg+class {
+			return true
+		}
+	}
+	return false
+}
+
+// valueString is the lexical form of a literal, or the IRI.
+func valueString(v quad.Value) string {
+	switch x := v.(type) {
+	case quad.String:
+		return string(x)
+	case quad.TypedString:
+		return string(x.Value)
+	case quad.LangString:
+		return string(x.Value)
+	case quad.IRI:
+		return string(x)
+	case quad.Int:
+		return strconv.FormatInt(int64(x), 10)
+	case quad.Bool:
+		return strconv.FormatBool(bool(x))
+	case quad.Float:
+		return strconv.FormatFloat(float64(x), 'g', -1, 64)
+	case quad.BNode:
+		return "_:" + string(x)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v.Native())
+}
+
+// readAll groups every stored quad by (source graph, subject).
+func readAll(ctx context.Context, st *graph.Store) ([]*raw, error) {
+	type key struct{ g, s string }
+	byKey := map[key]*raw{}
+	err := st.Each(ctx, func(q quad.Quad) error {
+		s, ok := q.Subject.(quad.IRI)
+		if !ok {
+			return nil
+		}
+		g := ""
+		if l, ok := q.Label.(quad.IRI); ok {
+			g = string(l)
+		}
+		if g == graph.MetaGraph {
+			return nil
+		}
+		k := key{g, string(s)}
+		r := byKey[k]
+		if r == nil {
+			r = &raw{iri: string(s), graph: g, props: map[string][]quad.Value{}}
+			byKey[k] = r
+		}
+		p := valueString(q.Predicate)
+		if p == rdfType {
+			r.types = append(r.types, valueString(q.Object))
+			return nil
+		}
+		r.props[p] = append(r.props[p], q.Object)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read store: %w", err)
+	}
+	out := make([]*raw, 0, len(byKey))
+	for _, r := range byKey {
+		sort.Strings(r.types)
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].iri != out[j].iri {
+			return out[i].iri < out[j].iri
+		}
+		return out[i].graph < out[j].graph
+	})
+	return out, nil
+}
+
+// localKey is the id part of a minted IRI (after `#kind/`).
+func localKey(iri string) string {
+	if _, _, id, ok := jsonld.Split(iri); ok {
+		return id
+	}
+	return iri
+}
+
+func docOf(iri string) string {
+	if i := strings.LastIndexByte(iri, '#'); i >= 0 {
+		return iri[:i]
+	}
+	return iri
+}
