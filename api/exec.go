@@ -32,10 +32,36 @@ type Request struct {
 // Execute parses, checks the limits, validates and runs a request against
 // a snapshot. Problems are GraphQL errors in the result, never panics.
 func (s *Schema) Execute(ctx context.Context, snap *queries.Snapshot, req Request, lim Limits) *graphql.Result {
-	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(req.Query), Name: "request"})})
+	doc, err := Parse(req.Query)
 	if err != nil {
 		return &graphql.Result{Errors: gqlerrors.FormatErrors(err)}
 	}
+	return s.ExecuteDocument(ctx, snap, doc, req, lim)
+}
+
+// Parse parses a GraphQL document.
+func Parse(query string) (*ast.Document, error) {
+	return parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(query), Name: "request"})})
+}
+
+// IsMutation reports whether the operation that would run is a mutation.
+func IsMutation(doc *ast.Document, operationName string) bool {
+	for _, d := range doc.Definitions {
+		op, ok := d.(*ast.OperationDefinition)
+		if !ok {
+			continue
+		}
+		if operationName == "" || (op.Name != nil && op.Name.Value == operationName) {
+			if op.Operation == ast.OperationTypeMutation {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExecuteDocument runs an already parsed document.
+func (s *Schema) ExecuteDocument(ctx context.Context, snap *queries.Snapshot, doc *ast.Document, req Request, lim Limits) *graphql.Result {
 	if err := checkLimits(&s.gql, doc, req.Variables, lim); err != nil {
 		return &graphql.Result{Errors: gqlerrors.FormatErrors(err)}
 	}

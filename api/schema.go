@@ -448,7 +448,7 @@ func NewSchema() (*Schema, error) {
 			"sources": {Type: list(sourceType), Resolve: func(p graphql.ResolveParams) (any, error) { return snap(p).Sources, nil }},
 		},
 	})
-	gql, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+	gql, err := graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutationType()})
 	if err != nil {
 		return nil, fmt.Errorf("build schema: %w", err)
 	}

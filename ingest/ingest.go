@@ -93,11 +93,8 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 		}
 		units = append(units, us...)
 	}
-	if err := convert(ctx, units, opt); err != nil {
-		return Result{}, err
-	}
 	res := Result{Files: len(units)}
-	var changes []graph.Change
+	var changed []*unit
 	keep := map[string]bool{}
 	for _, u := range units {
 		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
@@ -110,7 +107,15 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 			res.Skipped++
 			continue
 		}
-		changes = append(changes, graph.Change{Graph: label, Quads: u.quads})
+		changed = append(changed, u)
+	}
+	// Only changed files are converted: json-gold is the expensive step.
+	if err := convert(ctx, changed, opt); err != nil {
+		return Result{}, err
+	}
+	var changes []graph.Change
+	for _, u := range changed {
+		changes = append(changes, graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads})
 		res.Changed++
 		res.Quads += len(u.quads)
 	}

@@ -42,11 +42,13 @@ Usage:
   skillgraph check    --corpus DIR [--format text|json|sarif] [--fail-on error|warning|info]
   skillgraph coverage --corpus DIR [--format text|json]
   skillgraph query    (--corpus DIR | --store URL) 'GRAPHQL'
+  skillgraph serve    --corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL
+  skillgraph export   (--corpus DIR | --store URL) [--format nquads|jsonld]
   skillgraph version
 
 Stores: memory, bbolt:PATH (default for ingest: ` + "bbolt:./.skillgraph/graph.db" + `).
 With --corpus and no --store, check, coverage and query use an in-memory store.
-Environment: SKILLGRAPH_STORE, SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
+Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -64,6 +66,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdCoverage(ctx, rest, stdout, stderr)
 	case "query":
 		return cmdQuery(ctx, rest, stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, rest, stdout, stderr)
+	case "export":
+		return cmdExport(ctx, rest, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "skillgraph", version)
 		return nil

@@ -11,9 +11,6 @@ import (
 // sentence). Whether it names anything is decided later against the graph.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_@][A-Za-z0-9_.:/@+-]{0,199}$`)
 
-// linkRE finds inline Markdown links and images: [text](target "title").
-var linkRE = regexp.MustCompile(`(!?)\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+["'(][^)]*)?\)`)
-
 // Mentions returns, in order of first appearance and without repeats, the
 // names a Markdown body mentions: the text of single-backtick code spans
 // that looks like a name, and the file stems of relative links (a link to
@@ -47,11 +44,7 @@ func Mentions(body string) []string {
 				add(code)
 			}
 		})
-		for _, m := range linkRE.FindAllStringSubmatch(rest, -1) {
-			if m[1] == "" {
-				add(linkStem(m[2]))
-			}
-		}
+		linkTargets(rest, func(target string) { add(linkStem(target)) })
 	}
 	return out
 }
@@ -107,6 +100,52 @@ func codeSpans(line string, f func(string)) string {
 	}
 	rest.WriteString(line[pos:])
 	return rest.String()
+}
+
+// linkTargets calls f with the target of each inline link [text](target "title")
+// of line; images are skipped. Every byte is looked at a bounded number of
+// times, so hostile lines stay linear.
+func linkTargets(line string, f func(string)) {
+	open := -1
+	noAngle := false
+	for i := 0; i+1 < len(line); i++ {
+		switch {
+		case line[i] == '[':
+			open = i
+			continue
+		case line[i] != ']' || line[i+1] != '(' || open < 0:
+			continue
+		}
+		image := open > 0 && line[open-1] == '!'
+		open = -1
+		j := i + 2
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		var target string
+		k := j
+		if j < len(line) && line[j] == '<' && !noAngle {
+			e := strings.IndexByte(line[j+1:], '>')
+			if e < 0 {
+				noAngle = true
+				continue
+			}
+			target, k = line[j+1:j+1+e], j+2+e
+		} else {
+			for k < len(line) && line[k] != ')' && line[k] != ' ' && line[k] != '\t' {
+				k++
+			}
+			target = line[j:k]
+		}
+		c := strings.IndexByte(line[k:], ')')
+		if c < 0 {
+			return // no ')' left: no link can close
+		}
+		if !image {
+			f(target)
+		}
+		i = k + c
+	}
 }
 
 // linkStem returns the file stem a relative link target names, or "".

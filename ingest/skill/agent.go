@@ -134,7 +134,7 @@ func (p *parser) agentMetadata(id string) map[string]string {
 		p.add("parse-error", record.Error, e.Line, id, "Agent Skill metadata must be a map of strings")
 		return nil
 	}
-	m, dups := entries(v, p.fm.Offset)
+	m, dups := entries(v, p.fm.Lines)
 	out := make(map[string]string, len(m.Entries))
 	for _, me := range m.Entries {
 		s, isStr := scalar(me.Val)

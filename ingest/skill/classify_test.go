@@ -74,6 +74,9 @@ func TestFrontMatter(t *testing.T) {
 		{"duplicate key", md("---", "description: one", "name: n", "description: two", "---"), "x", "one", "n", []want{E("parse-error", 4)}},
 		{"nul byte", []byte("---\nname: a\x00b\n---\n"), "x", "", "x", []want{E("parse-error", 2)}},
 		{"invalid utf8", []byte("---\nname: a\xffb\n---\n"), "x", "", "x", []want{E("parse-error", 2)}},
+		{"lone cr", []byte("---\rname: n\rdescription: [\r---\r"), "x", "", "x", []want{E("parse-error", 3)}},
+		{"unicode line separators", md("---", "name: 'a\u2028b\u0085c'", "description: [", "---"), "x", "", "x", []want{E("parse-error", 3)}},
+		{"unicode break in plain scalar", md("---", "name: a\u2028b", "---"), "x", "", "x", []want{E("parse-error", 2)}},
 		{"dashes later are a rule", md("# T", "---", "name: n", "---"), "x", "", "T", nil},
 	}
 	for _, c := range cases {
@@ -104,4 +107,9 @@ func TestBrokenFrontMatterKeepsFlavour(t *testing.T) {
 		t.Errorf("got %+v", ts)
 	}
 	checkFindings(t, f, E("parse-error", 3))
+}
+
+func TestUnicodeBreaksKeepLines(t *testing.T) {
+	f := Parse("s/pdf/SKILL.md", md("---", "name: pdf", "x: 'a\u2028b'", "model: m", "description: d", "---"), Options{})
+	checkFindings(t, f, W("skill-unknown-key", 3), W("skill-unknown-key", 4))
 }

@@ -51,7 +51,7 @@ type frontMatter struct {
 	Root    mapping // top-level keys (empty when absent or invalid)
 	Dups    []entry // duplicate top-level keys (the later occurrences)
 	NotMap  bool    // the YAML parsed but is not a mapping
-	Offset  int     // file line = YAML line + Offset
+	Lines   lineMap // YAML line → file line
 	Raw     string  // the YAML text
 	BodyIdx int     // 0-based index into the file lines of the first body line
 }
@@ -64,7 +64,6 @@ func splitFrontMatter(lines []string) frontMatter {
 		return fm
 	}
 	fm.Present = true
-	fm.Offset = 1
 	end := -1
 	for i := 1; i < len(lines); i++ {
 		t := strings.TrimRight(lines[i], " \t")
@@ -82,10 +81,11 @@ func splitFrontMatter(lines []string) frontMatter {
 	fm.Closed = true
 	fm.BodyIdx = end + 1
 	fm.Raw = strings.Join(lines[1:end], "\n")
+	fm.Lines = newLineMap(fm.Raw, 2)
 	root, err := parseYAML(fm.Raw)
 	if err != nil {
 		fm.Err = err
-		fm.ErrLine = yamlErrLine(err, fm.Raw, fm.Offset)
+		fm.ErrLine = yamlErrLine(err, fm.Raw, fm.Lines)
 		return fm
 	}
 	if root == nil {
@@ -94,10 +94,10 @@ func splitFrontMatter(lines []string) frontMatter {
 	if root.Kind != yaml.MappingNode {
 		fm.NotMap = true
 		fm.Err = fmt.Errorf("front matter is a YAML %s, not a mapping", kindName(root.Kind))
-		fm.ErrLine = root.Line + fm.Offset
+		fm.ErrLine = fm.Lines.at(root.Line)
 		return fm
 	}
-	fm.Root, fm.Dups = entries(root, fm.Offset)
+	fm.Root, fm.Dups = entries(root, fm.Lines)
 	return fm
 }
 
@@ -133,13 +133,12 @@ var readerProblems = []string{
 	"control characters are not allowed", "UTF-8", "UTF-16", "surrogate", "invalid Unicode character", "input error",
 }
 
-// yamlErrLine maps a yaml error on text to a file line (file line = YAML
-// line + offset).
-func yamlErrLine(err error, text string, offset int) int {
+// yamlErrLine maps a yaml error on text to a file line.
+func yamlErrLine(err error, text string, lm lineMap) int {
 	msg := err.Error()
 	for _, p := range readerProblems {
 		if strings.Contains(msg, p) {
-			return badCharLine(text) + offset
+			return lm.first + badCharLine(text) - 1
 		}
 	}
 	n := 0
@@ -156,9 +155,7 @@ func yamlErrLine(err error, text string, offset int) int {
 	}
 	// An error at the end of the stream points past the last line; keep it
 	// inside the YAML text.
-	last := strings.Count(text, "\n") + 1
-	n = max(1, min(n, last))
-	return n + offset
+	return lm.at(n)
 }
 
 // badCharLine returns the 1-based line of the first character YAML does not
@@ -199,7 +196,7 @@ func yamlErrText(err error) string {
 
 // entries lists the keys of mapping node n (after alias resolution).
 // Keys that are not scalars are skipped. Later duplicates go to dups.
-func entries(n *yaml.Node, offset int) (m mapping, dups []entry) {
+func entries(n *yaml.Node, lm lineMap) (m mapping, dups []entry) {
 	m.byName = map[string]int{}
 	n = deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -210,7 +207,7 @@ func entries(n *yaml.Node, offset int) (m mapping, dups []entry) {
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
-		e := entry{Name: k.Value, Key: k, Val: v, Line: k.Line + offset}
+		e := entry{Name: k.Value, Key: k, Val: v, Line: lm.at(k.Line)}
 		if _, dup := m.byName[k.Value]; dup {
 			dups = append(dups, e)
 			continue
@@ -293,4 +290,47 @@ func sniffKeys(raw string) map[string]string {
 		}
 	}
 	return keys
+}
+
+// lineMap maps the 1-based lines of a YAML text to file lines. YAML also
+// breaks lines at NEL, LS and PS, which markdown does not; m holds the map
+// only when the text has such characters.
+type lineMap struct {
+	first int   // file line of YAML line 1
+	n     int   // number of YAML lines
+	m     []int // m[i] = file line of YAML line i+1, or nil
+}
+
+// newLineMap maps text whose first line is file line first.
+func newLineMap(text string, first int) lineMap {
+	lm := lineMap{first: first, n: strings.Count(text, "\n") + 1}
+	if !strings.ContainsAny(text, "\u0085\u2028\u2029") {
+		return lm
+	}
+	lm.m = []int{first}
+	fl := first
+	for _, r := range text {
+		switch r {
+		case '\n':
+			fl++
+			lm.m = append(lm.m, fl)
+		case 0x85, 0x2028, 0x2029:
+			lm.m = append(lm.m, fl)
+		}
+	}
+	lm.n = len(lm.m)
+	return lm
+}
+
+// at returns the file line of YAML line yl, clamped to the text (an error
+// at the end of the stream points past the last line).
+func (lm lineMap) at(yl int) int {
+	if lm.first == 0 {
+		return 1 // no YAML text
+	}
+	yl = max(1, min(yl, lm.n))
+	if lm.m != nil {
+		return lm.m[yl-1]
+	}
+	return lm.first + yl - 1
 }

@@ -14,8 +14,8 @@ func checkInvariants(t *testing.T, p string, data []byte, f record.File) {
 	if f.Path != p {
 		t.Fatalf("path %q, want %q", f.Path, p)
 	}
-	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
-	maxLine := strings.Count(text, "\n") + 1
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	maxLine := strings.Count(strings.ReplaceAll(text, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\r") + 1
 	switch f.Parser {
 	case ParserOther:
 		if len(f.Skills)+len(f.ToolSkills)+len(f.Tools)+len(f.Findings) != 0 {

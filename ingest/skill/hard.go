@@ -67,8 +67,8 @@ func (p *parser) hard() {
 // toolFence parses one closed ```tool fence. ok is false when no tool can be
 // built (no id, or the YAML does not parse).
 func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
-	off := f.Line // content line 1 is the line after the fence
 	text := strings.Join(f.Content, "\n")
+	off := newLineMap(text, f.Line+1) // content starts on the line after the fence
 	root, err := parseYAML(text)
 	if err != nil {
 		p.add("parse-error", record.Error, yamlErrLine(err, text, off), skillID, "```tool fence: "+yamlErrText(err))
@@ -98,7 +98,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 				fmt.Sprintf("```tool fence key %q is not one of id, description, params, run", e.Name))
 		}
 	}
-	words, runLines, hasRun := runWords(m)
+	words, runLines, hasRun := runWords(m, off)
 	if fid == "" || !hasRun {
 		var miss []string
 		if fid == "" {
@@ -127,7 +127,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 // runWords returns the argv words of run (a string split on whitespace, or a
 // list of words as written), the file line of each word, and whether run is
 // present and non-empty.
-func runWords(m mapping) (words []string, lines []int, ok bool) {
+func runWords(m mapping, lm lineMap) (words []string, lines []int, ok bool) {
 	e, has := m.get("run")
 	if !has {
 		return nil, nil, false
@@ -147,7 +147,7 @@ func runWords(m mapping) (words []string, lines []int, ok bool) {
 		for _, c := range v.Content {
 			if w, isStr := scalar(c); isStr && w != "" {
 				words = append(words, w)
-				lines = append(lines, e.Line+c.Line-e.Key.Line)
+				lines = append(lines, lm.at(c.Line))
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func runWords(m mapping) (words []string, lines []int, ok bool) {
 
 // params builds one input port per declared param and reports the param
 // rules (unknown keys, types, enum/default, duplicates).
-func (p *parser) params(subject string, m mapping, off int) []record.Port {
+func (p *parser) params(subject string, m mapping, off lineMap) []record.Port {
 	e, ok := m.get("params")
 	if !ok || isNull(e.Val) {
 		return nil
@@ -180,7 +180,7 @@ func (p *parser) params(subject string, m mapping, off int) []record.Port {
 }
 
 // param builds the port of one param.
-func (p *parser) param(subject string, pe entry, off int) record.Port {
+func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 	port := record.Port{Name: pe.Name, TypeIRI: "json:string", JSONType: "string", Required: true, Line: pe.Line}
 	if isNull(pe.Val) {
 		return port

@@ -77,11 +77,12 @@ func Parse(path string, data []byte, opt Options) record.File {
 	return out
 }
 
-// newParser normalises the text (BOM, CRLF) and splits front matter and body.
+// newParser normalises the text (BOM, CRLF, CR) and splits front matter and body.
 func newParser(p string, data []byte, opt Options, out *record.File) *parser {
 	text := string(data)
 	text = strings.TrimPrefix(text, "\uFEFF")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n") // a lone CR ends a line too (YAML, CommonMark)
 	lines := strings.Split(text, "\n")
 	fm := splitFrontMatter(lines)
 	base := path.Base(p)

@@ -109,7 +109,7 @@ func (p *parser) phases(key string) []string {
 	for _, c := range v.Content {
 		ph, isStr := scalar(c)
 		if !isStr || !toolPhases[ph] {
-			p.add("tool-skill-invalid", record.Error, c.Line+p.fm.Offset, key,
+			p.add("tool-skill-invalid", record.Error, p.fm.Lines.at(c.Line), key,
 				fmt.Sprintf("tool skill phase %q is not one of plan, execute, review, subagent", ph))
 			continue
 		}
@@ -131,7 +131,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 	}
 	v := deref(n)
 	if v != nil && v.Line > 0 {
-		line = v.Line + p.fm.Offset
+		line = p.fm.Lines.at(v.Line)
 	}
 	switch {
 	case isNull(v):
@@ -146,7 +146,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 		return bad(line, "must be a mapping with exactly one of tool, mcp_server, any_of, all_of; is a %s", kindName(v.Kind))
 	}
 	p.trigNodes++
-	m, dups := entries(v, p.fm.Offset)
+	m, dups := entries(v, p.fm.Lines)
 	var kinds []entry
 	ok := true
 	for _, d := range dups {

@@ -78,8 +78,8 @@ func (f *fileParser) invoke(n *yaml.Node, t *record.Tool) {
 // selection keeps a selection only when when, limits and cost are all stated.
 func (f *fileParser) selection(n *yaml.Node, t *record.Tool) {
 	sel := ynode.Get(n, "selection")
-	if sel == nil {
-		return
+	if !ynode.IsMap(sel) {
+		return // absent, or not an object (the schema reports that)
 	}
 	s := record.Selection{
 		When:   strings.TrimSpace(ynode.Str(ynode.Get(sel, "when"))),

@@ -71,6 +71,7 @@ func TestParseFindings(t *testing.T) {
 		{"unknown nested field", "t.json", edit(`{"none": true}`, `{"none": true, "brew": "t"}`), []got{{CodeUnknownField, record.Warning, 6}}},
 		{"invoke mcp only", "t.json", edit(`{"shell": "bin/t --x"}`, `{"mcp": {"tool": "x"}}`), []got{{CodeInvokeMcpOnly, record.Error, 7}}},
 		{"selection partial", "t.json", edit(`"install"`, `"selection": {"when": "w", "limits": " "}, "install"`), []got{{CodeSelectionPartial, record.Error, 6}}},
+		{"selection not an object", "t.json", edit(`"install"`, `"selection": "soon", "install"`), []got{{CodeInvalid, record.Error, 6}}},
 		{"network without remedies", "t.json", edit(`"install"`, "\"requires\": {\n\"network\": true}, \"install\""), []got{{CodeNetworkNoRemedies, record.Error, 7}}},
 		{"network with remedy none", "t.json", edit(`"install"`, `"requires": {"network": true}, "remedies": [{"host": "h", "none": "no way"}], "install"`), nil},
 		{"type unknown", "t.json", edit(`"Text"`, `"Sentence"`), []got{{CodePortTypeUnknown, record.Error, 10}}},

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/server"
+)
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlagSet("serve", stderr)
+	c.register(fs)
+	addr := fs.String("addr", envOr("SKILLGRAPH_ADDR", "127.0.0.1:8080"), "listen address (env SKILLGRAPH_ADDR)")
+	watch := fs.Bool("watch", false, "re-ingest changed files and swap the snapshot")
+	readOnly := fs.Bool("read-only", false, "replica: never ingest; follow the store's graph version")
+	poll := fs.Duration("poll", 2*time.Second, "how often a read-only replica checks the graph version")
+	if _, err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	c.finish()
+	url := c.store
+	if url == "" {
+		url = graph.DefaultStore
+	}
+	if len(c.corpora) == 0 && !*readOnly {
+		return fmt.Errorf("serve needs --corpus DIR (or --read-only --store URL for a replica)")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	metrics := server.NewMetrics()
+	corpora := []string(c.corpora)
+	if *readOnly {
+		corpora = nil
+	}
+	svc := server.NewService(st, corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: log}, log, metrics)
+	schema, err := api.NewSchema()
+	if err != nil {
+		return err
+	}
+	cfg := server.DefaultConfig
+	cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           server.Handler(svc, schema, cfg, log, metrics),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)
+	// Serve what the store already holds, then ingest.
+	if _, err := svc.Refresh(ctx); err != nil {
+		log.Warn("initial snapshot failed", "err", err)
+	}
+	if len(corpora) > 0 {
+		if _, err := svc.Ingest(ctx); err != nil {
+			log.Error("ingest failed", "err", err)
+		}
+	}
+	if *watch && len(corpora) > 0 {
+		go func() {
+			if err := svc.Watch(ctx, 150*time.Millisecond); err != nil {
+				log.Error("watch stopped", "err", err)
+			}
+		}()
+	}
+	if *readOnly {
+		go svc.Poll(ctx, *poll)
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	log.Info("shutting down")
+	return srv.Shutdown(shutdown)
+}
+
+func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c common
+	fs := newFlagSet("export", stderr)
+	c.register(fs)
+	format := fs.String("format", "nquads", "nquads or jsonld")
+	if _, err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	c.finish()
+	url := c.store
+	if url == "" {
+		url = "memory"
+		if len(c.corpora) == 0 {
+			url = graph.DefaultStore
+		}
+	}
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if len(c.corpora) > 0 {
+		if _, err := ingest.Run(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}); err != nil {
+			return err
+		}
+	}
+	switch *format {
+	case "nquads":
+		_, err := st.WriteNQuads(ctx, stdout)
+		return err
+	case "jsonld":
+		return server.ExportJSONLD(ctx, st, stdout, 0)
+	}
+	return fmt.Errorf("--format must be nquads or jsonld, not %q", *format)
+}

@@ -1,0 +1,252 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/skillgraph/skillgraph/api"
+)
+
+// Config tunes the HTTP layer.
+type Config struct {
+	Token          string        // bearer token for mutations; "" disables them
+	MaxBodyBytes   int64         // request body cap
+	RequestTimeout time.Duration // per-request deadline
+	Limits         api.Limits    // GraphQL depth and cost
+	// MaxJSONLDQuads bounds a whole-graph JSON-LD export: compaction in
+	// json-gold costs ~17 s and 2.8 GB per million quads here.
+	MaxJSONLDQuads int
+	// Page, if set, serves the triage page at GET /.
+	Page http.Handler
+}
+
+// DefaultConfig is the serve default.
+var DefaultConfig = Config{
+	MaxBodyBytes:   1 << 20,
+	RequestTimeout: 15 * time.Second,
+	Limits:         api.DefaultLimits,
+	MaxJSONLDQuads: 200_000,
+}
+
+// Handler returns skillgraph's HTTP routes.
+func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *Metrics) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log}
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer, h.logRequests(m))
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
+	r.Get("/readyz", h.ready)
+	if m != nil {
+		r.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	}
+	r.Post("/graphql", h.graphql)
+	r.Get("/graphql", h.graphql)
+	r.Get("/graphiql", h.graphiql)
+	r.Get("/export", h.export)
+	r.Get("/id/{kind}/*", h.describe)
+	r.Get("/ns", h.context)
+	r.Get("/context.jsonld", h.context)
+	if cfg.Page != nil {
+		r.Handle("/*", cfg.Page)
+	} else {
+		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/graphiql", http.StatusFound) })
+	}
+	return r
+}
+
+type handlers struct {
+	svc    *Service
+	schema *api.Schema
+	cfg    Config
+	log    *slog.Logger
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// logRequests logs each request with slog and records metrics by route.
+func (h *handlers) logRequests(m *Metrics) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+			next.ServeHTTP(sw, r)
+			route := chi.RouteContext(r.Context()).RoutePattern()
+			if route == "" {
+				route = "other"
+			}
+			d := time.Since(start)
+			if m != nil {
+				m.requests.WithLabelValues(route, fmt.Sprint(sw.code)).Inc()
+				m.latency.WithLabelValues(route).Observe(d.Seconds())
+			}
+			h.log.Info("request", "method", r.Method, "path", r.URL.Path, "route", route, "status", sw.code, "duration", d)
+		})
+	}
+}
+
+func writeText(w http.ResponseWriter, code int, s string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write([]byte(s))
+}
+
+func writeJSON(w http.ResponseWriter, code int, ctype string, v any) {
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v)
+}
+
+func (h *handlers) ready(w http.ResponseWriter, _ *http.Request) {
+	s := h.svc.Snapshot()
+	if s == nil {
+		writeText(w, http.StatusServiceUnavailable, "not ready: no snapshot yet\n")
+		return
+	}
+	writeText(w, http.StatusOK, fmt.Sprintf("ready: graph version %d\n", s.Version))
+}
+
+// gqlError is a GraphQL-shaped error response.
+func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
+	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
+}
+
+// accepts reports whether the Accept header lists the media type.
+func accepts(r *http.Request, mediaType string) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err == nil && mt == mediaType {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
+	ctype := "application/json; charset=utf-8"
+	modern := accepts(r, "application/graphql-response+json")
+	if modern {
+		ctype = "application/graphql-response+json; charset=utf-8"
+	}
+	var req api.Request
+	switch r.Method {
+	case http.MethodGet:
+		q := r.URL.Query()
+		req.Query = q.Get("query")
+		req.OperationName = q.Get("operationName")
+		if v := q.Get("variables"); v != "" {
+			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
+				gqlError(w, http.StatusBadRequest, ctype, "variables must be a JSON object: "+err.Error())
+				return
+			}
+		}
+		if req.Query == "" && accepts(r, "text/html") {
+			h.graphiql(w, r)
+			return
+		}
+	case http.MethodPost:
+		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		body := http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
+		switch mt {
+		case "application/json", "":
+			dec := json.NewDecoder(body)
+			if err := dec.Decode(&req); err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					gqlError(w, http.StatusRequestEntityTooLarge, ctype, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes))
+					return
+				}
+				gqlError(w, http.StatusBadRequest, ctype, "request body must be JSON {query, variables, operationName}: "+err.Error())
+				return
+			}
+		default:
+			gqlError(w, http.StatusUnsupportedMediaType, ctype, "Content-Type must be application/json")
+			return
+		}
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		gqlError(w, http.StatusBadRequest, ctype, "missing query")
+		return
+	}
+	snap := h.svc.Snapshot()
+	if snap == nil {
+		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
+		return
+	}
+	doc, err := api.Parse(req.Query)
+	if err != nil {
+		code := http.StatusOK
+		if modern {
+			code = http.StatusBadRequest
+		}
+		writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": err.Error()}}})
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
+	defer cancel()
+	if api.IsMutation(doc, req.OperationName) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")
+			return
+		}
+		if code, msg := h.authorize(r); code != 0 {
+			if code == http.StatusUnauthorized {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
+			}
+			gqlError(w, code, ctype, msg)
+			return
+		}
+		ctx = api.WithMutator(ctx, h.svc)
+	}
+	res := h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
+	code := http.StatusOK
+	if modern && res.Data == nil && len(res.Errors) > 0 {
+		code = http.StatusBadRequest
+	}
+	writeJSON(w, code, ctype, res)
+}
+
+// authorize checks the bearer token: 0 when allowed, else a status and why.
+func (h *handlers) authorize(r *http.Request) (int, string) {
+	if h.cfg.Token == "" {
+		return http.StatusForbidden, "mutations are disabled: start the server with SKILLGRAPH_TOKEN set"
+	}
+	auth := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok || tok == "" {
+		return http.StatusUnauthorized, "mutations need an Authorization: Bearer <token> header"
+	}
+	if subtle.ConstantTimeCompare([]byte(tok), []byte(h.cfg.Token)) != 1 {
+		return http.StatusForbidden, "wrong token"
+	}
+	return 0, ""
+}
