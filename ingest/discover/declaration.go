@@ -21,14 +21,14 @@ var instanceName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 // rawDeclaration is the subset of an instance declaration skillgraph reads;
 // other keys are data, not errors.
 type rawDeclaration struct {
-	Name         string             `json:"name"`
-	Title        any                `json:"title"`
-	Version      any                `json:"version"`
-	Description  any                `json:"description"`
-	IRIBase      string             `json:"iriBase"`
-	CanonicalURL string             `json:"canonicalUrl"`
-	Needs        []string           `json:"needs"`
-	Directories  []json.RawMessage  `json:"directories"`
+	Name         string              `json:"name"`
+	Title        any                 `json:"title"`
+	Version      any                 `json:"version"`
+	Description  any                 `json:"description"`
+	IRIBase      string              `json:"iriBase"`
+	CanonicalURL string              `json:"canonicalUrl"`
+	Needs        []string            `json:"needs"`
+	Directories  []json.RawMessage   `json:"directories"`
 	Entrypoints  *record.Entrypoints `json:"entrypoints"`
 	Coverage     struct {
 		Exempt []record.Exemption `json:"exempt"`

@@ -115,7 +115,7 @@ func Load(root string, opt Options) (*Corpus, error) {
 			if !d.Conventional {
 				c.Findings = append(c.Findings, record.Finding{Code: "directory-missing", Severity: record.Error,
 					Message: fmt.Sprintf("declared directory %q (%s) does not exist: nothing was scanned there", d.Path, d.ID),
-					File: c.Instance.File, Line: max(d.Line, 1)})
+					File:    c.Instance.File, Line: max(d.Line, 1)})
 			}
 			continue
 		}
