@@ -55,7 +55,8 @@ func Options() *ld.JsonLdOptions {
 }
 
 // ToQuads expands a JSON-LD document to RDF and returns its quads, all
-// labelled with graph. Blank nodes are renamed to be unique per document
+// labelled with graph; with graph "" the document's own named graphs are
+// kept (how an export is read back). Blank nodes are renamed to be unique per document
 // (json-gold restarts at _:b0 for every document). The result is sorted.
 func ToQuads(doc any, graph string) ([]quad.Quad, error) {
 	// json-gold wants plain JSON values ([]any, float64), not Go slices.
@@ -89,6 +90,10 @@ func ToQuads(doc any, graph string) ([]quad.Quad, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		lbl := label
+		if graph == "" && name != "@default" {
+			lbl = quad.IRI(name)
+		}
 		for _, q := range ds.Graphs[name] {
 			s, err1 := toValue(q.Subject, prefix)
 			p, err2 := toValue(q.Predicate, prefix)
@@ -96,7 +101,7 @@ func ToQuads(doc any, graph string) ([]quad.Quad, error) {
 			if err := errors.Join(err1, err2, err3); err != nil {
 				return nil, err
 			}
-			out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: label})
+			out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: lbl})
 		}
 	}
 	SortQuads(out)
