@@ -27,6 +27,7 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/contract"
 	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/mcp"
+	"github.com/skillgraph/skillgraph/ingest/pkgjson"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/ingest/skill"
 	"github.com/skillgraph/skillgraph/ingest/tool"
@@ -36,7 +37,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "1"
+const parserVersion = "2"
 
 // Options tune an ingest run.
 type Options struct {
@@ -346,6 +347,8 @@ func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Voc
 		f = contract.Parse(s.Path, data)
 	case discover.KindVocabulary:
 		f = record.File{Path: s.Path, Parser: "vocabulary"}
+	case discover.KindPackage:
+		f = pkgjson.Parse(s.Path, data)
 	default:
 		f = record.File{Path: s.Path, Parser: s.Kind}
 	}

@@ -115,6 +115,9 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 			add(n)
 		}
 	}
+	for _, sc := range f.Scripts {
+		add(node{"id": Mint(doc, "script", sc.Key), "type": "PackageScript", "key": sc.Key, "command": sc.Command, "line": sc.Line})
+	}
 	for i, fd := range f.Findings {
 		n := node{"id": Mint(doc, "finding", f.Path+"/"+strconv.Itoa(i)), "type": "Finding",
 			"code": fd.Code, "severity": string(fd.Severity), "message": fd.Message, "file": fd.File, "line": fd.Line}
@@ -356,13 +359,20 @@ func processNodes(doc string, p record.Process) []node {
 		an := node{"id": ActivityIRI(doc, p.ID, a.ID), "type": "Activity", "key": a.ID, "element": a.Element,
 			"partOf": pid, "line": a.Line, "position": i}
 		an.set("title", a.Name)
-		var sk, refs []string
+		var sk, refs, implicit []string
 		for _, s := range a.Skills {
+			if s.Implicit {
+				// Resolved against the graph later: it names a skill only
+				// when one of that id exists.
+				implicit = append(implicit, s.Ref)
+				continue
+			}
 			sk = append(sk, Mint(doc, "skill", s.Ref))
 			refs = append(refs, s.Ref)
 		}
 		an.set("namesSkill", sk)
 		an.set("skillRef", refs)
+		an.set("implicitSkillRef", implicit)
 		an.set("noSkillReason", a.NoSkillReason)
 		if a.Called != "" {
 			an["calledElement"] = a.Called

@@ -97,12 +97,14 @@ func (s *Snapshot) alternatives() {
 	s.Alternatives = a
 }
 
+// uniqueTools dedupes by id: a tool id defined twice (tool-duplicate-id)
+// is one mechanism in a group.
 func uniqueTools(ts []*Tool) []*Tool {
-	seen := map[*Tool]bool{}
+	seen := map[string]bool{}
 	var out []*Tool
 	for _, t := range ts {
-		if !seen[t] {
-			seen[t] = true
+		if !seen[t.ID] {
+			seen[t.ID] = true
 			out = append(out, t)
 		}
 	}

@@ -66,6 +66,16 @@ func (s *Snapshot) resolve() {
 					sk.Steps = append(sk.Steps, a)
 				}
 			}
+			// A Camunda task type or topic names a skill only when one
+			// of that id exists.
+			if len(a.Skills) == 0 {
+				for _, ref := range a.ImplicitRefs {
+					if sk := s.resolveSkillID(p.Instance, ref); sk != nil {
+						a.Skills = append(a.Skills, sk)
+						sk.Steps = append(sk.Steps, a)
+					}
+				}
+			}
 			if a.CallsIRI != "" {
 				a.Calls = s.resolveProcess(p.Instance, a.CallsIRI)
 			}

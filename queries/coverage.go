@@ -82,7 +82,7 @@ func (s *Snapshot) coverage() {
 			c.Contradicted = append(c.Contradicted, sk)
 		}
 		c.Uncovered = append(c.Uncovered, sk)
-		sk.Tier, sk.Evidence = tierOf(sk)
+		sk.Tier, sk.Evidence = tierOf(sk, s.scriptsFor(sk))
 		for i := range c.Tiers {
 			if c.Tiers[i].Tier == sk.Tier {
 				c.Tiers[i].Skills = append(c.Tiers[i].Skills, sk)
@@ -164,9 +164,13 @@ func hasStep(sk *Skill, class string) bool {
 }
 
 // tierOf returns the tier of an uncovered skill and all its evidence.
-func tierOf(sk *Skill) (string, []string) {
+func tierOf(sk *Skill, scripts []*Script) (string, []string) {
 	var ev []string
 	auto, person, shell := false, false, false
+	for _, sc := range scripts {
+		ev = append(ev, "script:"+sc.Key)
+		shell = true
+	}
 	for _, a := range sk.Steps {
 		switch a.Automation() {
 		case "automated":
@@ -199,6 +203,26 @@ func tierOf(sk *Skill) (string, []string) {
 		return "C", ev
 	}
 	return "D", ev
+}
+
+// scriptsFor lists the package scripts that are evidence for a skill: a key
+// whose `:`-separated parts include the skill name, or a command running
+// `/<skill>.ts`.
+func (s *Snapshot) scriptsFor(sk *Skill) []*Script {
+	var out []*Script
+	for _, sc := range s.Scripts {
+		if sc.Instance != sk.Instance {
+			continue
+		}
+		match := strings.Contains(sc.Command, "/"+sk.ID+".ts")
+		for _, part := range strings.Split(sc.Key, ":") {
+			match = match || part == sk.ID
+		}
+		if match {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 func isExternal(ref string) bool {
@@ -257,12 +281,16 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 			}
 			continue
 		}
-		if want == "" || p.JSONType == "" || want == p.JSONType || (want == "number" && p.JSONType == "integer") {
+		got := p.JSONType
+		if p.Repeated && got != "" {
+			got = "array" // a repeated port passes a list
+		}
+		if want == "" || got == "" || want == got || (want == "number" && got == "integer") {
 			continue
 		}
 		state = contractContradicted
 		s.add(s.finding("contract-type-mismatch", record.Error, t.Source, t.Line, t.IRI,
-			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, p.JSONType, c.Path, name, want))
+			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, want))
 	}
 	return state
 }

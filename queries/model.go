@@ -179,6 +179,7 @@ type Activity struct {
 	Process       *Process
 	SkillIRI      []string
 	SkillRefs     []string
+	ImplicitRefs  []string
 	CallsIRI      string
 	CalledElement string
 	Dynamic       bool
@@ -262,6 +263,13 @@ type Server struct {
 	Source   *Source
 	Tools    []string
 	Line     int
+}
+
+// Script is a package.json script.
+type Script struct {
+	Key      string
+	Command  string
+	Instance *Instance
 }
 
 // Finding is an integrity or analysis finding.

@@ -24,6 +24,7 @@ type Snapshot struct {
 	Beans      []*Bean
 	ToolSkills []*ToolSkill
 	Servers    []*Server
+	Scripts    []*Script
 	Contracts  map[string]*Contract
 	Findings   []Finding // sorted by file, line, code
 
@@ -141,7 +142,7 @@ func index(raws []*raw) *Snapshot {
 		}
 		a := &Activity{IRI: r.iri, ID: r.str(sg + "key"), Element: r.str(sg + "element"), Title: r.str(dcTitle),
 			Line: r.int(sg + "line"), Position: r.int(posIRI), SkillIRI: r.iris(sg + "namesSkill"),
-			SkillRefs: r.strs(sg + "skillRef"), CallsIRI: r.iri1(sg + "calls"), CalledElement: r.str(sg + "calledElement"),
+			SkillRefs: r.strs(sg + "skillRef"), ImplicitRefs: r.strs(sg + "implicitSkillRef"), CallsIRI: r.iri1(sg + "calls"), CalledElement: r.str(sg + "calledElement"),
 			Dynamic: r.boolean(sg + "callDynamic"), LaneIRI: r.iri1(sg + "inLane"), NoSkillReason: r.str(sg + "noSkillReason"),
 			BeanRefs: r.strs(sg + "beanRef"), NextIRI: r.iris(sg + "next")}
 		owner := r.iri1(sg + "partOf")
@@ -245,6 +246,8 @@ func index(raws []*raw) *Snapshot {
 				f.Instance = in.Name
 			}
 			s.Findings = append(s.Findings, f)
+		case r.is("PackageScript"):
+			s.Scripts = append(s.Scripts, &Script{Key: r.str(sg + "key"), Command: r.str(sg + "command"), Instance: instOf(r)})
 		case r.is("TriageDecision"):
 			// Applied after skills are indexed, below.
 		}

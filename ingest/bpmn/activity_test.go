@@ -58,13 +58,13 @@ func TestExtensions(t *testing.T) {
 	if m["NoSkill"].NoSkillReason != "a person decides" || len(m["NoSkill"].Skills) != 0 {
 		t.Errorf("NoSkill = %+v", m["NoSkill"])
 	}
-	if s := m["Zeebe"].Skills; !slices.Equal(s, []record.SkillRef{{Ref: "render-graph", Line: 17}}) {
+	if s := m["Zeebe"].Skills; !slices.Equal(s, []record.SkillRef{{Ref: "render-graph", Line: 17, Implicit: true}}) {
 		t.Errorf("zeebe skills = %+v", s)
 	}
 	if s := m["ZeebeExpr"].Skills; len(s) != 0 {
 		t.Errorf("expression task type named a skill: %+v", s)
 	}
-	if s := m["Topic"].Skills; !slices.Equal(s, []record.SkillRef{{Ref: "publish-site", Line: 19}}) {
+	if s := m["Topic"].Skills; !slices.Equal(s, []record.SkillRef{{Ref: "publish-site", Line: 19, Implicit: true}}) {
 		t.Errorf("topic skills = %+v", s)
 	}
 	if c := m["ZCall"]; c.Called != "Process_Triage" || c.CalledDynamic {

@@ -157,9 +157,9 @@ func (p *parser) closeActivity(act int) {
 	if len(a.Skills) == 0 {
 		switch {
 		case x.taskType != "" && !Dynamic(x.taskType):
-			a.Skills = append(a.Skills, record.SkillRef{Ref: x.taskType, Line: x.taskLine})
+			a.Skills = append(a.Skills, record.SkillRef{Ref: x.taskType, Line: x.taskLine, Implicit: true})
 		case x.topic != "" && !Dynamic(x.topic):
-			a.Skills = append(a.Skills, record.SkillRef{Ref: x.topic, Line: a.Line})
+			a.Skills = append(a.Skills, record.SkillRef{Ref: x.topic, Line: a.Line, Implicit: true})
 		}
 	}
 	line := a.Line

@@ -28,6 +28,7 @@ const (
 	KindBean        = "bean"
 	KindContract    = "contract"
 	KindVocabulary  = "vocabulary"
+	KindPackage     = "package"
 )
 
 // Source is one file to parse.
@@ -133,6 +134,10 @@ func Load(root string, opt Options) (*Corpus, error) {
 				}
 			}
 		}
+	}
+	// A root package.json: its scripts are tier-C evidence.
+	if p := filepath.Join(abs, "package.json"); fileExists(p) {
+		c.add(Source{Path: "package.json", Abs: p, Kind: KindPackage}, seen)
 	}
 	voc := c.Instance.Vocabulary
 	if voc == "" {
@@ -373,4 +378,9 @@ func readCapped(p string, maxSize int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: over %d bytes", ErrTooLarge, maxSize)
 	}
 	return data, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

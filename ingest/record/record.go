@@ -49,7 +49,15 @@ type File struct {
 	Beans      []Bean
 	Contracts  []Contract
 	Servers    []McpServer
+	Scripts    []Script
 	Findings   []Finding
+}
+
+// Script is one package.json script (tier C evidence, SPEC §5.1).
+type Script struct {
+	Key     string
+	Command string
+	Line    int
 }
 
 // Skill is a harness skill, an Agent Skill or a hard skill (SPEC §2.1 a–c).
@@ -172,6 +180,9 @@ type Tool struct {
 type SkillRef struct {
 	Ref  string
 	Line int
+	// Implicit marks a ref read from a Camunda task type or topic: it names
+	// a skill only when a skill of that id exists, and dangles silently.
+	Implicit bool
 }
 
 // Activity is one BPMN activity (task, call activity, sub-process, event, gateway).
