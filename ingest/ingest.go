@@ -256,6 +256,11 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 			return nil, err
 		}
 		data, err := discover.ReadFile(s.Abs, maxSize)
+		if err == nil && s.Kind == discover.KindAny {
+			if s.Kind = discover.Sniff(data); s.Kind == "" {
+				continue // not a format skillgraph reads
+			}
+		}
 		var f record.File
 		if err != nil {
 			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{readFinding(s.Path, err)}}

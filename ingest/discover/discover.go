@@ -29,6 +29,8 @@ const (
 	KindContract    = "contract"
 	KindVocabulary  = "vocabulary"
 	KindPackage     = "package"
+	// KindAny is a walk in which content decides the parser.
+	KindAny = "any"
 )
 
 // Source is one file to parse.
@@ -99,6 +101,12 @@ func Load(root string, opt Options) (*Corpus, error) {
 		dirs = conventional(abs)
 	}
 	seen := map[string]bool{}
+	if c.DeclarationData == nil && !anyExists(abs, dirs) {
+		// Neither a declaration nor the conventional layout: scan the whole
+		// root and let content decide, rather than report a clean run over
+		// nothing.
+		c.walk(abs, []string{KindAny}, seen, opt)
+	}
 	for _, d := range dirs {
 		var kinds []string
 		for _, t := range d.Typologies {
@@ -330,8 +338,42 @@ func classify(rel, kind string) (Source, bool) {
 		if ext == ".json" {
 			return Source{Path: rel, Kind: KindMCP}, true
 		}
+	case KindAny:
+		switch ext {
+		case ".md":
+			return Source{Path: rel, Kind: KindSkill}, true
+		case ".bpmn", ".bpmn2":
+			return Source{Path: rel, Kind: KindBPMN}, true
+		case ".json", ".yaml", ".yml":
+			return Source{Path: rel, Kind: KindAny}, true // sniffed when read
+		}
 	}
 	return Source{}, false
+}
+
+func anyExists(abs string, dirs []record.Directory) bool {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(d.Path))); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Sniff decides the parser of a JSON or YAML file found outside any typed
+// directory by its content: an MCP tools/list, a Tool node, a JSON Schema
+// contract, or nothing skillgraph reads ("").
+func Sniff(data []byte) string {
+	s := string(data[:min(len(data), 64<<10)])
+	switch {
+	case strings.Contains(s, `"inputSchema"`):
+		return KindMCP
+	case strings.Contains(s, "satisfies"):
+		return KindTool
+	case strings.Contains(s, `"$schema"`) && strings.Contains(s, `"properties"`):
+		return KindContract
+	}
+	return ""
 }
 
 // packageOf is the `name` of a package-manifest.json in dir, else dir's name.
