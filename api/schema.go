@@ -205,9 +205,9 @@ func NewSchema() (*Schema, error) {
 					}
 					return out
 				}),
-				"contract": field[*queries.Skill](contractType, "input contract", func(s *queries.Skill) any {
-					return contractView(s)
-				}),
+				"contract": {Type: contractType, Description: "input contract", Resolve: func(p graphql.ResolveParams) (any, error) {
+					return contractView(snap(p), p.Source.(*queries.Skill)), nil
+				}},
 				"reachable":    field[*queries.Skill](nn(graphql.Boolean), "", func(s *queries.Skill) any { return s.Reachable }),
 				"witness":      field[*queries.Skill](strList(), "shortest chain from a root", func(s *queries.Skill) any { return strs(s.Witness) }),
 				"alternatives": field[*queries.Skill](list(toolType), "Tools of this skill that have an alternative", func(s *queries.Skill) any { return skillAlternatives(s) }),
@@ -498,13 +498,18 @@ type contractInfo struct {
 	Required []string `json:"required"`
 }
 
-func contractView(s *queries.Skill) any {
+func contractView(snap *queries.Snapshot, s *queries.Skill) any {
 	if s.InputRef == "" {
 		return nil
 	}
 	ci := contractInfo{Ref: s.InputRef, Required: []string{}}
 	if strings.HasPrefix(s.InputRef, "https://") || strings.HasPrefix(s.InputRef, "http://") {
 		ci.External = true
+		return ci
+	}
+	if c := snap.Contracts[s.InputIRI]; c != nil {
+		ci.Readable = true
+		ci.Required = strs(c.Required)
 	}
 	return ci
 }
