@@ -258,6 +258,8 @@ func NewSchema() (*Schema, error) {
 				"witness":      field[*queries.Tool](strList(), "", func(t *queries.Tool) any { return strs(t.Witness) }),
 				"exposedBy":    field[*queries.Tool](list(toolType), "MCP tools that are the same mechanism", func(t *queries.Tool) any { return t.ExposedBy }),
 				"guidedBy":     field[*queries.Tool](list(toolSkillType), "", func(t *queries.Tool) any { return t.GuidedBy }),
+				"gatedBy":      field[*queries.Tool](list(toolSkillType), "required tool skills that gate it", func(t *queries.Tool) any { return t.GatedBy }),
+				"transports":   field[*queries.Tool](strList(), "mcp, shell, container, inProcess, manual", func(t *queries.Tool) any { return strs(t.Transports()) }),
 				"readOnly": field[*queries.Tool](graphql.Boolean, "tri-state: null when not stated", func(t *queries.Tool) any {
 					if t.ReadOnly == nil {
 						return nil
@@ -424,12 +426,61 @@ func NewSchema() (*Schema, error) {
 					}
 					return nil, nil
 				}},
-			"skills":       connection("Skill", skillType, skillFilter, func(s *queries.Snapshot) []any { return anyList(s.Skills) }),
-			"tools":        connection("Tool", toolType, toolFilter, func(s *queries.Snapshot) []any { return anyList(s.Tools) }),
-			"processes":    connection("Process", processType, processFilter, func(s *queries.Snapshot) []any { return anyList(s.Processes) }),
-			"beans":        connection("Bean", beanType, beanFilter, func(s *queries.Snapshot) []any { return anyList(s.Beans) }),
-			"coverage":     {Type: nn(coverageType), Resolve: func(p graphql.ResolveParams) (any, error) { return &snap(p).Coverage, nil }},
-			"reachability": {Type: nn(reachType), Resolve: func(p graphql.ResolveParams) (any, error) { return &snap(p).Reach, nil }},
+			"skills":    connection("Skill", skillType, skillFilter, func(s *queries.Snapshot) []any { return anyList(s.Skills) }),
+			"tools":     connection("Tool", toolType, toolFilter, func(s *queries.Snapshot) []any { return anyList(s.Tools) }),
+			"processes": connection("Process", processType, processFilter, func(s *queries.Snapshot) []any { return anyList(s.Processes) }),
+			"beans":     connection("Bean", beanType, beanFilter, func(s *queries.Snapshot) []any { return anyList(s.Beans) }),
+			"coverage": {Type: nn(coverageType), Args: profileArg, Description: "Coverage tiers; under an exposure profile when profile is given.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					v, err := profiled(p)
+					if err != nil {
+						return nil, err
+					}
+					return &v.Coverage, nil
+				}},
+			"reachability": {Type: nn(reachType), Args: profileArg, Description: "Dispatch reachability; under an exposure profile when profile is given.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					v, err := profiled(p)
+					if err != nil {
+						return nil, err
+					}
+					return &v.Reach, nil
+				}},
+			"workflows": {Type: list(workflowType(processType, activityType, skillType)), Args: profileArg,
+				Description: "Workflow coverage per process, worst first (SPEC 5.5).",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					v, err := profiled(p)
+					if err != nil {
+						return nil, err
+					}
+					return v.Workflows, nil
+				}},
+			"profiles": {Type: list(profileType), Description: "Declared exposure profiles.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					s := snap(p)
+					out := []map[string]any{}
+					for _, n := range s.ProfileNames() {
+						pr, _, _ := s.ProfileOf(n)
+						var ro any
+						if pr.ReadOnly != nil {
+							ro = *pr.ReadOnly
+						}
+						out = append(out, map[string]any{"name": n, "tools": strs(pr.Tools), "readOnly": ro, "transports": strs(pr.Transports)})
+					}
+					return out, nil
+				}},
+			"programs": {Type: list(programType(toolType, skillType)), Description: "Programs shell Tools run, and the skills that break without each (SPEC 5.7).",
+				Resolve: func(p graphql.ResolveParams) (any, error) { return snap(p).Programs, nil }},
+			"gating": {Type: list(gateType(toolType, toolSkillType)), Description: "Tools gated by required tool skills (SPEC 5.6).",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					out := []*queries.Tool{}
+					for _, t := range snap(p).Tools {
+						if len(t.GatedBy) > 0 {
+							out = append(out, t)
+						}
+					}
+					return out, nil
+				}},
 			"alternatives": {Type: nn(altType), Resolve: func(p graphql.ResolveParams) (any, error) { return &snap(p).Alternatives, nil }},
 			"findings": {
 				Type: nn(findingConn),

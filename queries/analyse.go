@@ -17,6 +17,9 @@ func (s *Snapshot) analyse() {
 	s.coverage()
 	s.alternatives()
 	s.reachability()
+	s.workflows()
+	s.gating()
+	s.programs()
 	s.sortFindings()
 }
 

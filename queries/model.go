@@ -134,6 +134,7 @@ type Tool struct {
 	ExposedBy    []*Tool // MCP tools that are the same mechanism
 	Alternatives []*Tool
 	GuidedBy     []*ToolSkill
+	GatedBy      []*ToolSkill // required tool skills that must load before it
 	Reachable    bool
 	Witness      []string
 	Findings     []Finding

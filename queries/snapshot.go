@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -32,6 +33,15 @@ type Snapshot struct {
 	Reach        Reachability
 	Alternatives Alternatives
 
+	// raws are kept to compute profile views (SPEC §5.5) on demand.
+	raws      []*raw
+	profileMu sync.Mutex
+	profiled  map[string]*Snapshot
+	Profile   string // the exposure profile this view is under, "" for all Tools
+
+	Workflows []*Workflow
+	Programs  []*Program
+
 	instByName  map[string]*Instance
 	instByDoc   map[string]*Instance
 	skillByIRI  map[string]*Skill
@@ -58,6 +68,7 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 	}
 	s := index(raws)
 	s.Version = v
+	s.raws = raws
 	s.analyse()
 	return s, nil
 }

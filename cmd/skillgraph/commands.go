@@ -190,6 +190,8 @@ func cmdCoverage(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlagSet("coverage", stderr)
 	c.register(fs)
 	format := fs.String("format", "text", "text or json")
+	workflows := fs.Bool("workflows", false, "report workflow coverage per process instead of skill tiers")
+	profile := fs.String("profile", "", "count only the Tools an exposure profile exposes")
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -198,16 +200,56 @@ func cmdCoverage(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
+	if s, err = s.WithProfile(*profile); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	switch {
+	case *format == "json" && *workflows:
+		return enc.Encode(workflowsJSON(s))
+	case *format == "json":
 		return enc.Encode(coverageJSON(s))
-	case "text":
+	case *format == "text" && *workflows:
+		writeWorkflowsText(stdout, s)
+		return nil
+	case *format == "text":
 		writeCoverageText(stdout, s)
 		return nil
 	}
 	return fmt.Errorf("--format must be text or json, not %q", *format)
+}
+
+func workflowsJSON(s *queries.Snapshot) map[string]any {
+	var ws []any
+	for _, w := range s.Workflows {
+		var steps []any
+		for _, st := range w.Steps {
+			steps = append(steps, map[string]any{"step": st.Step.Key(), "skill": st.Skill.ID, "state": st.State})
+		}
+		m := map[string]any{"process": w.Process.ID, "ratio": w.Ratio(), "total": w.Total(), "performed": w.Performed,
+			"manual": w.Manual, "gap": w.Gap, "steps": steps}
+		if w.FirstGap != nil {
+			m["firstGap"] = map[string]any{"step": w.FirstGap.Step.Key(), "skill": w.FirstGap.Skill.ID}
+		}
+		ws = append(ws, m)
+	}
+	return map[string]any{"graphVersion": s.Version, "profile": s.Profile, "workflows": ws}
+}
+
+func writeWorkflowsText(w io.Writer, s *queries.Snapshot) {
+	prof := "all Tools"
+	if s.Profile != "" {
+		prof = "profile " + s.Profile
+	}
+	fmt.Fprintf(w, "workflow coverage under %s, worst first (graph version %d)\n\n", prof, s.Version)
+	for _, wf := range s.Workflows {
+		fmt.Fprintf(w, "%-32s %3.0f%%  %d/%d performed, %d manual, %d gap", wf.Process.ID, 100*wf.Ratio(), wf.Performed, wf.Total(), wf.Manual, wf.Gap)
+		if wf.FirstGap != nil {
+			fmt.Fprintf(w, "  first gap: %s (%s)", wf.FirstGap.Step.Key(), wf.FirstGap.Skill.ID)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 func ids[T interface{ *queries.Skill | *queries.Tool }](xs []T) []string {

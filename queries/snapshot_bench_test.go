@@ -1,0 +1,106 @@
+package queries
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/gen"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+)
+
+// benchStore generates a corpus of n skills and ingests it into a store
+// opened from url ("memory", or "bbolt" for a file in a temporary directory).
+func benchStore(b *testing.B, n int, backend string) (*graph.Store, ingest.Result) {
+	b.Helper()
+	ctx := context.Background()
+	tmp := b.TempDir()
+	dir := filepath.Join(tmp, "corpus")
+	if _, err := gen.Write(dir, gen.Options{Skills: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	url := "memory"
+	if backend == "bbolt" {
+		url = "bbolt:" + filepath.Join(tmp, "graph.db")
+	}
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = st.Close() })
+	res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st, res
+}
+
+// benchPhases runs Build and its phases on one store: reading every quad
+// back (readAll), indexing the raw subjects (index), and the analyses of
+// SPEC §5 alone (analyse, with indexing outside the timer).
+func benchPhases(b *testing.B, st *graph.Store, quads int) {
+	ctx := context.Background()
+	b.Run("Build", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Build(ctx, st); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(quads*b.N)/b.Elapsed().Seconds(), "quads/s")
+	})
+	raws, err := readAll(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("readAll", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := readAll(ctx, st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			index(raws)
+		}
+	})
+	b.Run("analyse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			s := index(raws)
+			b.StartTimer()
+			s.analyse()
+		}
+	})
+}
+
+// BenchmarkSnapshot1k builds the analysis snapshot of a generated 1k-skill
+// corpus, from the embedded default store (bbolt) and from memory.
+func BenchmarkSnapshot1k(b *testing.B) {
+	for _, backend := range []string{"bbolt", "memory"} {
+		b.Run(backend, func(b *testing.B) {
+			st, res := benchStore(b, 1000, backend)
+			benchPhases(b, st, res.Quads)
+		})
+	}
+}
+
+// BenchmarkLarge10k is the same on a 10k-skill corpus (about 0.9M quads) in
+// bbolt. Its setup ingests the corpus (minutes on two cores), so it runs
+// only when selected by name and SKILLGRAPH_BENCH_LARGE=1 is set:
+//
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench Large10k -benchtime 3x ./queries
+func BenchmarkLarge10k(b *testing.B) {
+	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
+		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
+	}
+	st, res := benchStore(b, 10000, "bbolt")
+	b.Logf("10k corpus: %d files, %d quads, ingested in %v", res.Files, res.Quads, res.Duration)
+	benchPhases(b, st, res.Quads)
+}

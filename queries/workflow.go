@@ -1,0 +1,158 @@
+package queries
+
+import (
+	"sort"
+)
+
+// Step states of workflow coverage (SPEC §5.5).
+const (
+	StatePerformed = "performed"
+	StateManual    = "manual"
+	StateGap       = "gap"
+)
+
+// WorkflowStep is one skill-naming step and how it is done.
+type WorkflowStep struct {
+	Step  *Activity
+	Skill *Skill
+	State string
+}
+
+// Workflow is the workflow coverage of one process, through the processes
+// it calls (each callee counted once, cycles cut).
+type Workflow struct {
+	Process   *Process
+	Steps     []WorkflowStep // in sequence-flow order, callees in place
+	Performed int
+	Manual    int
+	Gap       int
+	FirstGap  *WorkflowStep
+}
+
+// Total is the number of skill-naming steps.
+func (w *Workflow) Total() int { return len(w.Steps) }
+
+// Ratio is performed / skill-naming steps; 1 for a process naming none.
+func (w *Workflow) Ratio() float64 {
+	if len(w.Steps) == 0 {
+		return 1
+	}
+	return float64(w.Performed) / float64(len(w.Steps))
+}
+
+// performedBy reports whether a reachable, valid Tool performs the skill.
+func performedBy(sk *Skill) bool {
+	for _, t := range sk.Tools {
+		if t.Reachable {
+			return true
+		}
+	}
+	return false
+}
+
+// flowOrder orders a process's activities along its sequence flows: a
+// breadth-first walk from the nodes nothing flows into, document order
+// breaking ties and placing nodes no flow reaches.
+func flowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
+	incoming := map[*Activity]int{}
+	for _, a := range p.Activities {
+		for _, n := range a.NextIRI {
+			if b := byIRI[n]; b != nil && b.Process == p {
+				incoming[b]++
+			}
+		}
+	}
+	seen := map[*Activity]bool{}
+	var order []*Activity
+	var queue []*Activity
+	for _, a := range p.Activities {
+		if incoming[a] == 0 {
+			queue = append(queue, a)
+			seen[a] = true
+		}
+	}
+	for len(queue) > 0 || len(order) < len(p.Activities) {
+		if len(queue) == 0 {
+			for _, a := range p.Activities { // a loop with no entry
+				if !seen[a] {
+					queue = append(queue, a)
+					seen[a] = true
+					break
+				}
+			}
+		}
+		a := queue[0]
+		queue = queue[1:]
+		order = append(order, a)
+		next := make([]*Activity, 0, len(a.NextIRI))
+		for _, n := range a.NextIRI {
+			if b := byIRI[n]; b != nil && b.Process == p && !seen[b] {
+				next = append(next, b)
+			}
+		}
+		sort.Slice(next, func(i, j int) bool { return next[i].Position < next[j].Position })
+		for _, b := range next {
+			seen[b] = true
+			queue = append(queue, b)
+		}
+	}
+	return order
+}
+
+func (s *Snapshot) workflows() {
+	orders := map[*Process][]*Activity{}
+	for _, p := range s.Processes {
+		orders[p] = flowOrder(p, s.actByIRI)
+	}
+	var out []*Workflow
+	for _, p := range s.Processes {
+		w := &Workflow{Process: p}
+		visited := map[*Process]bool{}
+		var walk func(q *Process)
+		walk = func(q *Process) {
+			if visited[q] {
+				return // a callee counts once; cycles are cut
+			}
+			visited[q] = true
+			for _, a := range orders[q] {
+				for _, sk := range a.Skills {
+					st := WorkflowStep{Step: a, Skill: sk, State: StateGap}
+					switch {
+					case performedBy(sk):
+						st.State = StatePerformed
+						w.Performed++
+					case a.Automation() == "person":
+						st.State = StateManual
+						w.Manual++
+					default:
+						w.Gap++
+					}
+					w.Steps = append(w.Steps, st)
+				}
+				if a.Calls != nil {
+					walk(a.Calls)
+				}
+			}
+		}
+		walk(p)
+		for i := range w.Steps {
+			if w.Steps[i].State == StateGap {
+				w.FirstGap = &w.Steps[i]
+				break
+			}
+		}
+		out = append(out, w)
+	}
+	// Worst first: lowest ratio, then most gaps, then id.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Ratio() != b.Ratio() {
+			return a.Ratio() < b.Ratio()
+		}
+		if a.Gap != b.Gap {
+			return a.Gap > b.Gap
+		}
+		return a.Process.ID < b.Process.ID
+	})
+	s.Workflows = out
+}
