@@ -15,21 +15,15 @@ import (
 func (s *Store) Subject(ctx context.Context, iri string) ([]quad.Quad, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ref, err := s.qs.ValueOf(quad.IRI(iri))
-	if err != nil || ref == nil {
-		return nil, nil
-	}
-	it := s.qs.QuadIterator(quad.Subject, ref).Iterate()
-	defer it.Close()
 	var out []quad.Quad
-	for it.Next(ctx) {
-		q, err := s.qs.Quad(it.Result())
-		if err != nil {
-			return nil, fmt.Errorf("describe %s: %w", iri, err)
-		}
+	err := s.scanLocked(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
 		out = append(out, q)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("describe %s: %w", iri, err)
 	}
-	return out, it.Err()
+	return out, nil
 }
 
 var prefixes = map[string]string{

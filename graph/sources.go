@@ -34,24 +34,18 @@ func (s *Store) SourceDigest(ctx context.Context, label string) (string, error) 
 func (s *Store) SourcesOf(ctx context.Context, docIRI string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ref, err := s.qs.ValueOf(quad.IRI(docIRI))
-	if err != nil || ref == nil {
-		return nil, nil
-	}
-	it := s.qs.QuadIterator(quad.Object, ref).Iterate()
-	defer it.Close()
 	var out []string
-	for it.Next(ctx) {
-		q, err := s.qs.Quad(it.Result())
-		if err != nil {
-			return nil, fmt.Errorf("read sources of %s: %w", docIRI, err)
-		}
+	err := s.scanLocked(ctx, quad.Object, quad.IRI(docIRI), func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(predInstance) && q.Label == q.Subject {
 			if iri, ok := q.Subject.(quad.IRI); ok {
 				out = append(out, string(iri))
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read sources of %s: %w", docIRI, err)
 	}
 	sort.Strings(out)
-	return out, it.Err()
+	return out, nil
 }

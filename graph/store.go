@@ -1,11 +1,13 @@
 // Package graph keeps skillgraph's quads in a Cayley quad store. It hides the
-// backend behind a URL-like option ("memory", "bbolt:PATH") and offers the few
-// operations ingest and analysis need: replace one source file's named graph,
-// read everything back, and a graph version counter.
+// backend behind a URL-like option ("memory", "bbolt:PATH", "postgres:DSN",
+// "cockroach:DSN") and offers the few operations ingest and analysis need:
+// replace one source file's named graph, read everything back, and a graph
+// version counter.
 package graph
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/cayley/graph/iterator"
 	_ "github.com/cayleygraph/cayley/graph/kv/bbolt" // registers the bbolt backend
 	"github.com/cayleygraph/cayley/graph/memstore"
 	"github.com/cayleygraph/quad"
@@ -34,16 +37,24 @@ const DefaultStore = "bbolt:./.skillgraph/graph.db"
 
 // Store is a Cayley quad store with skillgraph's bookkeeping. It is safe for
 // concurrent use: writers are serialised, and memstore (which has no locking
-// of its own) is guarded by the same lock.
+// of its own) is guarded by the same lock. That lock only covers one
+// process; the SQL backends, shared by several processes, rely on database
+// transactions instead (see Apply and sqlread.go).
 type Store struct {
 	url string
 	qs  graph.QuadStore
+	db  *sql.DB // SQL backends only: the connection pool reads go through
 	mu  sync.RWMutex
 }
 
-// Open opens (creating if needed) the store named by url: "memory" or
-// "bbolt:PATH".
+// Open opens (creating if needed) the store named by url: "memory",
+// "bbolt:PATH", "postgres:DSN" or "cockroach:DSN" (DSN a URL such as
+// postgres://user@host:5432/db?sslmode=disable; a bare postgres:// or
+// postgresql:// URL is taken as "postgres:" plus that URL).
 func Open(ctx context.Context, url string) (*Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return openSQL(ctx, url, "postgres", url)
+	}
 	kind, arg, _ := strings.Cut(url, ":")
 	var (
 		qs  graph.QuadStore
@@ -67,8 +78,13 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store %q: open: %w", url, err)
 		}
+	case "postgres", "postgresql", "cockroach":
+		if kind == "postgresql" {
+			kind = "postgres"
+		}
+		return openSQL(ctx, url, kind, arg)
 	default:
-		return nil, fmt.Errorf("store %q: unknown backend %q (want memory or bbolt:PATH)", url, kind)
+		return nil, fmt.Errorf("store %q: unknown backend %q (want memory, bbolt:PATH, postgres:DSN or cockroach:DSN)", url, kind)
 	}
 	return &Store{url: url, qs: qs}, nil
 }
@@ -80,7 +96,11 @@ func (s *Store) URL() string { return s.url }
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.qs.Close()
+	err := s.qs.Close()
+	if s.db != nil {
+		err = errors.Join(err, s.db.Close())
+	}
+	return err
 }
 
 // Version returns the graph version counter: 0 for a new store.
@@ -123,28 +143,43 @@ func (s *Store) GraphQuads(ctx context.Context, label string) ([]quad.Quad, erro
 }
 
 func (s *Store) graphQuadsLocked(ctx context.Context, label string) ([]quad.Quad, error) {
-	ref, err := s.qs.ValueOf(quad.IRI(label))
-	if err != nil || ref == nil {
-		return nil, nil // nothing stored under that label
-	}
-	it := s.qs.QuadIterator(quad.Label, ref).Iterate()
-	defer it.Close()
 	var out []quad.Quad
-	for it.Next(ctx) {
-		q, err := s.qs.Quad(it.Result())
-		if err != nil {
-			return nil, fmt.Errorf("read graph %s: %w", label, err)
-		}
+	err := s.scanLocked(ctx, quad.Label, quad.IRI(label), func(q quad.Quad) error {
 		out = append(out, q)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read graph %s: %w", label, err)
 	}
-	return out, it.Err()
+	return out, nil
 }
 
-// Each calls fn for every quad in the store, in no particular order.
+// Each calls fn for every quad in the store, in no particular order. On the
+// SQL backends the quads come from one statement, so from one consistent
+// snapshot of the database.
 func (s *Store) Each(ctx context.Context, fn func(quad.Quad) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	it := s.qs.QuadsAllIterator().Iterate()
+	return s.scanLocked(ctx, quad.Any, nil, fn)
+}
+
+// scanLocked calls fn for every quad whose dir is v (every quad when dir is
+// quad.Any). The caller holds s.mu.
+func (s *Store) scanLocked(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+	if s.db != nil {
+		return s.sqlScan(ctx, dir, v, fn)
+	}
+	var sh iterator.Shape
+	if dir == quad.Any {
+		sh = s.qs.QuadsAllIterator()
+	} else {
+		ref, err := s.qs.ValueOf(v)
+		if err != nil || ref == nil {
+			return nil // nothing stored with that value
+		}
+		sh = s.qs.QuadIterator(dir, ref)
+	}
+	it := sh.Iterate()
 	defer it.Close()
 	for it.Next(ctx) {
 		q, err := s.qs.Quad(it.Result())
@@ -166,16 +201,21 @@ type Change struct {
 	Delete bool
 }
 
-// batchSize bounds one ApplyDeltas call: measured on bbolt, batches of a few
-// thousand quads are fastest.
+// batchSize bounds one ApplyDeltas call on bbolt: measured there, batches
+// of a few thousand quads are fastest. The SQL backends never split a graph's
+// change: Cayley's SQL ApplyDeltas is one database transaction, and readers
+// in other processes must see each graph either old or new.
 const batchSize = 4000
 
 // Apply replaces each changed graph with its new quads — only the difference
 // is written — and bumps the graph version once, after every change has been
-// committed. Each graph's change is committed in its own transaction (split
-// only when it exceeds batchSize), so a crash leaves every graph either old
-// or new and the version at the last completed ingest. It returns the new
-// version.
+// committed. Each graph's change is committed in its own transaction (on
+// bbolt split only when it exceeds batchSize; on the SQL backends never
+// split), so a crash leaves every graph either old or new and the version at
+// the last completed ingest. It returns the new version.
+//
+// One writer at a time: Apply is serialised within a process, but two
+// processes applying to one SQL store concurrently may lose a version bump.
 func (s *Store) Apply(ctx context.Context, changes []Change) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -238,8 +278,12 @@ func (s *Store) Apply(ctx context.Context, changes []Change) (int64, error) {
 }
 
 func (s *Store) applyLocked(deltas []graph.Delta) error {
+	size := batchSize
+	if s.db != nil {
+		size = len(deltas)
+	}
 	for len(deltas) > 0 {
-		n := min(len(deltas), batchSize)
+		n := min(len(deltas), size)
 		if err := s.qs.ApplyDeltas(deltas[:n], graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
 			return err
 		}

@@ -148,7 +148,7 @@ func TestGating(t *testing.T) {
 		"skills/tool-skills/all.md": "---\nkey: all\ntrigger:\n  all_of:\n    - tool: get_item\n    - tool: put_item\nrequired: true\n" +
 			"title: All\nsummary: s\nphases: [plan]\n---\n\nbody\n",
 		"skills/tool-skills/optional.md": "---\nkey: optional\ntrigger:\n  tool: get_item\nrequired: false\ntitle: O\nsummary: s\nphases: [plan]\n---\n\nbody\n",
-		"skills/tool-skills/wide.md": "---\nkey: wide\ntrigger:\n  mcp_server: store\nrequired: true\ntitle: W\nsummary: s\nphases: [plan]\n---\n\n" + big + "\n",
+		"skills/tool-skills/wide.md":     "---\nkey: wide\ntrigger:\n  mcp_server: store\nrequired: true\ntitle: W\nsummary: s\nphases: [plan]\n---\n\n" + big + "\n",
 	})
 	s := build(t, "memory", root)
 	for _, id := range []string{"store.get-item", "store.put-item"} {

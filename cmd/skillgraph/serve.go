@@ -15,6 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/server"
+	"github.com/skillgraph/skillgraph/web"
 )
 
 func envOr(key, def string) string {
@@ -61,6 +62,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := server.DefaultConfig
 	cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
+	cfg.Page = web.Handler()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
