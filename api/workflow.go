@@ -25,8 +25,14 @@ var profileType = graphql.NewObject(graphql.ObjectConfig{Name: "Profile", Fields
 
 func workflowType(processType, stepType, skillType *graphql.Object) *graphql.Object {
 	wstep := graphql.NewObject(graphql.ObjectConfig{Name: "WorkflowStep", Fields: graphql.Fields{
-		"step":  field[queries.WorkflowStep](nn(stepType), "", func(w queries.WorkflowStep) any { return w.Step }),
-		"skill": field[queries.WorkflowStep](nn(skillType), "", func(w queries.WorkflowStep) any { return w.Skill }),
+		"step":     field[queries.WorkflowStep](nn(stepType), "", func(w queries.WorkflowStep) any { return w.Step }),
+		"skillRef": field[queries.WorkflowStep](nn(graphql.String), "the skill as the step names it", func(w queries.WorkflowStep) any { return w.SkillRef }),
+		"skill": field[queries.WorkflowStep](skillType, "null when the name resolves to no skill", func(w queries.WorkflowStep) any {
+			if w.Skill == nil {
+				return nil
+			}
+			return w.Skill
+		}),
 		"state": field[queries.WorkflowStep](nn(graphql.String), "performed, manual or gap", func(w queries.WorkflowStep) any { return w.State }),
 	}})
 	return graphql.NewObject(graphql.ObjectConfig{Name: "Workflow", Fields: graphql.Fields{

@@ -13,9 +13,10 @@ const (
 
 // WorkflowStep is one skill-naming step and how it is done.
 type WorkflowStep struct {
-	Step  *Activity
-	Skill *Skill
-	State string
+	Step     *Activity
+	SkillRef string // the skill as named by the step
+	Skill    *Skill // nil when the name resolves to no skill (a gap, or manual)
+	State    string
 }
 
 // Workflow is the workflow coverage of one process, through the processes
@@ -115,10 +116,11 @@ func (s *Snapshot) workflows() {
 			}
 			visited[q] = true
 			for _, a := range orders[q] {
-				for _, sk := range a.Skills {
-					st := WorkflowStep{Step: a, Skill: sk, State: StateGap}
+				for _, ref := range s.stepRefs(a) {
+					sk := ref.skill
+					st := WorkflowStep{Step: a, SkillRef: ref.name, Skill: sk, State: StateGap}
 					switch {
-					case performedBy(sk):
+					case sk != nil && performedBy(sk):
 						st.State = StatePerformed
 						w.Performed++
 					case a.Automation() == "person":
@@ -155,4 +157,24 @@ func (s *Snapshot) workflows() {
 		return a.Process.ID < b.Process.ID
 	})
 	s.Workflows = out
+}
+
+type stepRef struct {
+	name  string
+	skill *Skill
+}
+
+// stepRefs lists every skill a step names, resolved or not: a step naming a
+// skill that does not exist is still a step nothing performs.
+func (s *Snapshot) stepRefs(a *Activity) []stepRef {
+	var out []stepRef
+	for _, iri := range a.SkillIRI {
+		out = append(out, stepRef{name: localKey(iri), skill: s.resolveSkill(a.Process.Instance, iri)})
+	}
+	if len(a.SkillIRI) == 0 {
+		for _, sk := range a.Skills { // implicit Camunda refs that resolved
+			out = append(out, stepRef{name: sk.ID, skill: sk})
+		}
+	}
+	return out
 }

@@ -225,12 +225,12 @@ func workflowsJSON(s *queries.Snapshot) map[string]any {
 	for _, w := range s.Workflows {
 		var steps []any
 		for _, st := range w.Steps {
-			steps = append(steps, map[string]any{"step": st.Step.Key(), "skill": st.Skill.ID, "state": st.State})
+			steps = append(steps, map[string]any{"step": st.Step.Key(), "skill": st.SkillRef, "state": st.State})
 		}
 		m := map[string]any{"process": w.Process.ID, "ratio": w.Ratio(), "total": w.Total(), "performed": w.Performed,
 			"manual": w.Manual, "gap": w.Gap, "steps": steps}
 		if w.FirstGap != nil {
-			m["firstGap"] = map[string]any{"step": w.FirstGap.Step.Key(), "skill": w.FirstGap.Skill.ID}
+			m["firstGap"] = map[string]any{"step": w.FirstGap.Step.Key(), "skill": w.FirstGap.SkillRef}
 		}
 		ws = append(ws, m)
 	}
@@ -246,7 +246,7 @@ func writeWorkflowsText(w io.Writer, s *queries.Snapshot) {
 	for _, wf := range s.Workflows {
 		fmt.Fprintf(w, "%-32s %3.0f%%  %d/%d performed, %d manual, %d gap", wf.Process.ID, 100*wf.Ratio(), wf.Performed, wf.Total(), wf.Manual, wf.Gap)
 		if wf.FirstGap != nil {
-			fmt.Fprintf(w, "  first gap: %s (%s)", wf.FirstGap.Step.Key(), wf.FirstGap.Skill.ID)
+			fmt.Fprintf(w, "  first gap: %s (%s)", wf.FirstGap.Step.Key(), wf.FirstGap.SkillRef)
 		}
 		fmt.Fprintln(w)
 	}
