@@ -637,7 +637,13 @@ func resolveFindings(p graphql.ResolveParams) (any, error) {
 			all = append(all, f)
 		}
 	}
-	start, end, err := page(len(all), p.Args)
+	return pageOf(all, p.Args)
+}
+
+// pageOf slices one Relay page out of all: totalCount, edges, nodes and
+// pageInfo.
+func pageOf[T any](all []T, args map[string]any) (map[string]any, error) {
+	start, end, err := page(len(all), args)
 	if err != nil {
 		return nil, err
 	}
@@ -649,7 +655,7 @@ func resolveFindings(p graphql.ResolveParams) (any, error) {
 	if end > start {
 		pi.EndCursor = encodeCursor(end - 1)
 	}
-	return map[string]any{"totalCount": len(all), "edges": edges, "pageInfo": pi}, nil
+	return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
 }
 
 func skillOrToolType(skillType, toolType *graphql.Object) *graphql.Union {
@@ -805,19 +811,7 @@ func connection(name string, node *graphql.Object, keep filterFunc, items func(*
 					all = append(all, it)
 				}
 			}
-			start, end, err := page(len(all), p.Args)
-			if err != nil {
-				return nil, err
-			}
-			edges := make([]map[string]any, 0, end-start)
-			for i := start; i < end; i++ {
-				edges = append(edges, map[string]any{"node": all[i], "cursor": encodeCursor(i)})
-			}
-			pi := pageInfo{HasNextPage: end < len(all)}
-			if end > start {
-				pi.EndCursor = encodeCursor(end - 1)
-			}
-			return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
+			return pageOf(all, p.Args)
 		},
 	}
 }
