@@ -1,0 +1,67 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestScreenshots takes full-page screenshots of the overview and a skill
+// detail at desktop (1280×800) and phone (390×844) width. They go to a
+// temporary directory, or to $SKILLGRAPH_SCREENSHOTS when set:
+//
+//	SKILLGRAPH_SCREENSHOTS=$PWD/docs/screenshots go test ./web -run TestScreenshots
+func TestScreenshots(t *testing.T) {
+	out := os.Getenv("SKILLGRAPH_SCREENSHOTS")
+	if out == "" {
+		out = t.TempDir()
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, "")
+	s.mutate(t, `mutation { recordTriage(skill: "lint-docs", verdict: judgement, note: "Which anchors matter is a judgement call; the link check itself is mechanism.") { graphVersion } }`)
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+		ctx := browser(t, size.w, size.h)
+		for _, view := range []struct{ name, hash, wait string }{
+			{"overview", "#/", `[data-count="D"]`},
+			{"skill", "#/skill/translate-strings", `section[aria-labelledby=h-steps] table`},
+			{"skill-contradicted", "#/skill/count-words", `.tool.contradicted`},
+			{"queue", "#/queue", `#queue-table`},
+		} {
+			run(t, ctx, "load "+view.name,
+				chromedp.Navigate(s.srv.URL+"/"+view.hash),
+				chromedp.WaitVisible(chromedp.CSS(view.wait)))
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatalf("screenshot %s: %v", view.name, err)
+			}
+			if len(png) < 1000 {
+				t.Fatalf("%s/%s: screenshot is %d bytes", size.name, view.name, len(png))
+			}
+			p := filepath.Join(out, view.name+"-"+size.name+".png")
+			if err := os.WriteFile(p, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s", p)
+		}
+		// A maintainer's view of a skill: the token sits in sessionStorage.
+		run(t, ctx, "sign in", chromedp.Navigate(s.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-count="D"]`)))
+		eval[bool](t, ctx, "store token", fmt.Sprintf(`sessionStorage.setItem("skillgraph.token", %q), true`, s.token))
+		run(t, ctx, "load maintainer view", chromedp.Navigate(s.srv.URL+"/#/skill/lint-docs"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#verdict-form`)))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(out, "skill-maintainer-"+size.name+".png")
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
