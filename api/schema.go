@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/graphql-go/graphql"
 
@@ -176,8 +177,10 @@ func NewSchema() (*Schema, error) {
 				"covered":      field[*queries.Skill](nn(graphql.Boolean), "", func(s *queries.Skill) any { return s.Covered }),
 				"contradicted": field[*queries.Skill](nn(graphql.Boolean), "only contradicted satisfies edges", func(s *queries.Skill) any { return s.IsContradict }),
 				"exempt":       field[*queries.Skill](nn(graphql.Boolean), "uncovered on purpose", func(s *queries.Skill) any { return s.Exempt }),
-				"evidence":     field[*queries.Skill](strList(), "all tier evidence", func(s *queries.Skill) any { return strs(s.Evidence) }),
-				"tools":        field[*queries.Skill](list(toolType), "Tools with a valid satisfies edge", func(s *queries.Skill) any { return s.Tools }),
+				"bothHalves": field[*queries.Skill](nn(graphql.Boolean), "tier A and a person step names it too: mechanism + judgement",
+					func(s *queries.Skill) any { return s.Tier == "A" && queries.HasPersonStep(s) }),
+				"evidence": field[*queries.Skill](strList(), "all tier evidence", func(s *queries.Skill) any { return strs(s.Evidence) }),
+				"tools":    field[*queries.Skill](list(toolType), "Tools with a valid satisfies edge", func(s *queries.Skill) any { return s.Tools }),
 				"contradictedBy": field[*queries.Skill](list(toolType), "Tools whose satisfies edge the contract contradicts",
 					func(s *queries.Skill) any { return s.Contradicted }),
 				"toolSkills": field[*queries.Skill](list(toolSkillType), "tool skills guiding its tools", func(s *queries.Skill) any {
@@ -497,6 +500,36 @@ func NewSchema() (*Schema, error) {
 				Resolve:     resolveSearch,
 			},
 			"sources": {Type: list(sourceType), Resolve: func(p graphql.ResolveParams) (any, error) { return snap(p).Sources, nil }},
+			"ingestedAt": {Type: graphql.String, Description: "When the served snapshot was built from the store (RFC 3339).",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					if t := snap(p).BuiltAt; !t.IsZero() {
+						return t.Format(time.RFC3339), nil
+					}
+					return nil, nil
+				}},
+			"packages": {Type: list(countType), Description: "Skill packages with their number of skills.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					n := map[string]int{}
+					for _, sk := range snap(p).Skills {
+						if sk.Package != "" {
+							n[sk.Package]++
+						}
+					}
+					return counts(n), nil
+				}},
+			"findingCodes": {Type: list(countType), Description: "Finding codes present, with their number.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					n := map[string]int{}
+					for _, f := range snap(p).Findings {
+						n[f.Code]++
+					}
+					return counts(n), nil
+				}},
+			"viewer": {Type: nn(viewerType), Description: "What the caller may do: canRecord is true with a valid bearer token.",
+				Resolve: func(p graphql.ResolveParams) (any, error) {
+					v, _ := p.Context.Value(viewerKey{}).(Viewer)
+					return v, nil
+				}},
 		},
 	})
 	gql, err := graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutationType()})
@@ -723,6 +756,21 @@ func skillFilter(item any, args map[string]any) bool {
 	if v, ok := args["tier"].(string); ok && s.Tier != v {
 		return false
 	}
+	if v, ok := args["tiers"].([]any); ok && len(v) > 0 {
+		in := false
+		for _, t := range v {
+			in = in || t == s.Tier
+		}
+		if !in {
+			return false
+		}
+	}
+	if v, ok := args["contradicted"].(bool); ok && s.IsContradict != v {
+		return false
+	}
+	if v, ok := args["exempt"].(bool); ok && s.Exempt != v {
+		return false
+	}
 	if v, ok := args["covered"].(bool); ok && s.Covered != v {
 		return false
 	}
@@ -779,7 +827,11 @@ func beanFilter(item any, args map[string]any) bool {
 
 var filterArgs = map[string]graphql.FieldConfigArgument{
 	"Skill": {"tier": {Type: graphql.String}, "covered": {Type: graphql.Boolean}, "package": {Type: graphql.String},
-		"reachable": {Type: graphql.Boolean}, "text": textArg},
+		"reachable": {Type: graphql.Boolean}, "text": textArg,
+		"tiers":        {Type: graphql.NewList(graphql.NewNonNull(graphql.String)), Description: "any of these tiers, listed in this order when orderBy is TIER"},
+		"contradicted": {Type: graphql.Boolean}, "exempt": {Type: graphql.Boolean},
+		"orderBy": {Type: skillOrder, Description: "ID (default), PACKAGE, or TIER (C, A, B, D, then covered)"},
+		"desc":    {Type: graphql.Boolean}},
 	"Tool":    {"origin": {Type: graphql.String}, "reachable": {Type: graphql.Boolean}, "text": textArg},
 	"Process": {"reachable": {Type: graphql.Boolean}, "text": textArg},
 	"Bean":    {"status": {Type: graphql.String}, "type": {Type: graphql.String}, "text": textArg},
@@ -810,6 +862,9 @@ func connection(name string, node *graphql.Object, keep filterFunc, items func(*
 				if keep(it, p.Args) {
 					all = append(all, it)
 				}
+			}
+			if name == "Skill" {
+				orderSkills(all, p.Args)
 			}
 			return pageOf(all, p.Args)
 		},

@@ -154,6 +154,9 @@ func (s *Snapshot) sourceByPath(in *Instance, path string) *Source {
 	return nil
 }
 
+// HasPersonStep reports whether a person-performed step names the skill.
+func HasPersonStep(sk *Skill) bool { return hasStep(sk, "person") }
+
 func hasStep(sk *Skill, class string) bool {
 	for _, a := range sk.Steps {
 		if a.Automation() == class {

@@ -94,7 +94,7 @@ func (s *Snapshot) WithProfile(name string) (*Snapshot, error) {
 		return v, nil
 	}
 	v := index(s.raws)
-	v.Version, v.raws, v.Profile = s.Version, s.raws, name
+	v.Version, v.raws, v.Profile, v.BuiltAt = s.Version, s.raws, name, s.BuiltAt
 	kept := v.Tools[:0]
 	for _, t := range v.Tools {
 		if exposed(p, t) {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -38,6 +39,8 @@ type Snapshot struct {
 	profileMu sync.Mutex
 	profiled  map[string]*Snapshot
 	Profile   string // the exposure profile this view is under, "" for all Tools
+	// BuiltAt is when this snapshot was built from the store.
+	BuiltAt time.Time
 
 	Workflows []*Workflow
 	Programs  []*Program
@@ -68,6 +71,7 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 	}
 	s := index(raws)
 	s.Version = v
+	s.BuiltAt = time.Now().UTC()
 	s.raws = raws
 	s.analyse()
 	return s, nil

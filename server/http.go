@@ -40,6 +40,28 @@ var DefaultConfig = Config{
 	MaxJSONLDQuads: 200_000,
 }
 
+// Server timeouts of `serve` (SPEC §7): a client that sends its headers
+// or its body too slowly is cut off.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 2 * time.Minute
+	IdleTimeout       = 2 * time.Minute
+	MaxHeaderBytes    = 64 << 10
+)
+
+// NewHTTPServer returns the http.Server `serve` runs h with.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}
+
 // Handler returns skillgraph's HTTP routes.
 func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *Metrics) http.Handler {
 	if log == nil {
@@ -212,6 +234,8 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
 	defer cancel()
+	authCode, _ := h.authorize(r)
+	ctx = api.WithViewer(ctx, api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""})
 	if api.IsMutation(doc, req.OperationName) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")

@@ -1,0 +1,75 @@
+package api
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/graphql-go/graphql"
+
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// Viewer is what the caller of a request may do.
+type Viewer struct {
+	CanRecord bool `json:"canRecord"` // a valid bearer token was presented
+	ReadOnly  bool `json:"readOnly"`  // the server has mutations disabled
+}
+
+type viewerKey struct{}
+
+// WithViewer returns a context that answers the viewer field.
+func WithViewer(ctx context.Context, v Viewer) context.Context {
+	return context.WithValue(ctx, viewerKey{}, v)
+}
+
+var viewerType = graphql.NewObject(graphql.ObjectConfig{Name: "Viewer", Fields: graphql.Fields{
+	"canRecord": {Type: graphql.NewNonNull(graphql.Boolean)},
+	"readOnly":  {Type: graphql.NewNonNull(graphql.Boolean)},
+}})
+
+var countType = graphql.NewObject(graphql.ObjectConfig{Name: "Count", Fields: graphql.Fields{
+	"name":  {Type: graphql.NewNonNull(graphql.String)},
+	"count": {Type: graphql.NewNonNull(graphql.Int)},
+}})
+
+type nameCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+func counts(m map[string]int) []nameCount {
+	out := make([]nameCount, 0, len(m))
+	for k, v := range m {
+		out = append(out, nameCount{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+var skillOrder = graphql.NewEnum(graphql.EnumConfig{Name: "SkillOrder", Values: graphql.EnumValueConfigMap{
+	"ID": {Value: "id"}, "PACKAGE": {Value: "package"}, "TIER": {Value: "tier"},
+}})
+
+// tierRank orders the triage queue: C first (needs a human read), then A,
+// B, D, then covered skills.
+var tierRank = map[string]int{"C": 0, "A": 1, "B": 2, "D": 3, "": 4}
+
+func orderSkills(all []any, args map[string]any) {
+	by, _ := args["orderBy"].(string)
+	desc, _ := args["desc"].(bool)
+	key := func(s *queries.Skill) string { return s.ID }
+	switch by {
+	case "package":
+		key = func(s *queries.Skill) string { return s.Package + "\x00" + s.ID }
+	case "tier":
+		key = func(s *queries.Skill) string { return string(rune('0'+tierRank[s.Tier])) + s.ID }
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := key(all[i].(*queries.Skill)), key(all[j].(*queries.Skill))
+		if desc {
+			return strings.Compare(a, b) > 0
+		}
+		return a < b
+	})
+}
