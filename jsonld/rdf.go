@@ -146,7 +146,25 @@ func literal(l ld.Literal) quad.Value {
 	return quad.TypedString{Value: quad.String(l.Value), Type: quad.IRI(l.Datatype)}
 }
 
-// SortQuads orders quads by their N-Quads form, for stable output.
+// SortQuads orders quads by their N-Quads form, for stable output. Each
+// key is formatted once: NQuad uses fmt and dominated ToQuads when called
+// inside the comparison.
 func SortQuads(qs []quad.Quad) {
-	sort.Slice(qs, func(i, j int) bool { return qs[i].NQuad() < qs[j].NQuad() })
+	keys := make([]string, len(qs))
+	for i, q := range qs {
+		keys[i] = q.NQuad()
+	}
+	sort.Sort(byKey{qs, keys})
+}
+
+type byKey struct {
+	qs   []quad.Quad
+	keys []string
+}
+
+func (b byKey) Len() int           { return len(b.qs) }
+func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey) Swap(i, j int) {
+	b.qs[i], b.qs[j] = b.qs[j], b.qs[i]
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
 }

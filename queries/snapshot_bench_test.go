@@ -91,16 +91,22 @@ func BenchmarkSnapshot1k(b *testing.B) {
 	}
 }
 
-// BenchmarkLarge10k is the same on a 10k-skill corpus (about 0.9M quads) in
-// bbolt. Its setup ingests the corpus (minutes on two cores), so it runs
-// only when selected by name and SKILLGRAPH_BENCH_LARGE=1 is set:
+// BenchmarkLarge10k is the same on a 10k-skill corpus (about 0.9M quads).
+// Its setup ingests the corpus, so it runs only when selected by name and
+// SKILLGRAPH_BENCH_LARGE=1 is set. The bbolt case needs the store's
+// per-graph reads to be indexed (see docs/performance.md): until then its
+// setup alone takes far longer than the memory case.
 //
-//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench Large10k -benchtime 3x ./queries
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench 'Large10k/memory' -benchtime 3x -timeout 0 ./queries
 func BenchmarkLarge10k(b *testing.B) {
 	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
 		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
 	}
-	st, res := benchStore(b, 10000, "bbolt")
-	b.Logf("10k corpus: %d files, %d quads, ingested in %v", res.Files, res.Quads, res.Duration)
-	benchPhases(b, st, res.Quads)
+	for _, backend := range []string{"memory", "bbolt"} {
+		b.Run(backend, func(b *testing.B) {
+			st, res := benchStore(b, 10000, backend)
+			b.Logf("10k corpus in %s: %d files, %d quads, ingested in %v", backend, res.Files, res.Quads, res.Duration)
+			benchPhases(b, st, res.Quads)
+		})
+	}
 }

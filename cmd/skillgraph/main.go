@@ -70,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdServe(ctx, rest, stdout, stderr)
 	case "export":
 		return cmdExport(ctx, rest, stdout, stderr)
+	case "gen":
+		return cmdGen(ctx, rest, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "skillgraph", version)
 		return nil

@@ -1,0 +1,142 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/gen"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+)
+
+// benchSkills is the size of the corpus the ingest benchmarks use.
+const benchSkills = 1000
+
+// benchCorpus writes a fresh generated corpus into a temporary directory.
+func benchCorpus(b *testing.B) string {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "corpus")
+	if _, err := gen.Write(dir, gen.Options{Skills: benchSkills, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+func openStore(b *testing.B, url string) *graph.Store {
+	b.Helper()
+	st, err := graph.Open(context.Background(), url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// reportRate reports files/s and quads/s over the whole timed loop.
+func reportRate(b *testing.B, files, quads int) {
+	secs := b.Elapsed().Seconds()
+	if secs <= 0 {
+		return
+	}
+	b.ReportMetric(float64(files*b.N)/secs, "files/s")
+	b.ReportMetric(float64(quads*b.N)/secs, "quads/s")
+}
+
+// BenchmarkIngestCold ingests the 1k-skill corpus into an empty store:
+// discovery, parsing, JSON-LD conversion (json-gold) and the store writes.
+// The memory case isolates the store's share of the bbolt case.
+func BenchmarkIngestCold(b *testing.B) {
+	dir := benchCorpus(b)
+	ctx := context.Background()
+	for _, backend := range []string{"bbolt", "memory"} {
+		b.Run(backend, func(b *testing.B) {
+			b.ReportAllocs()
+			tmp := b.TempDir()
+			var res ingest.Result
+			i := 0
+			for b.Loop() {
+				url := "memory"
+				if backend == "bbolt" {
+					url = "bbolt:" + filepath.Join(tmp, fmt.Sprintf("g%d.db", i))
+				}
+				i++
+				st := openStore(b, url)
+				var err error
+				res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := st.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRate(b, res.Files, res.Quads)
+			b.ReportMetric(float64(res.Quads), "quads")
+		})
+	}
+}
+
+// BenchmarkReingestUnchanged re-ingests the corpus into a bbolt store that
+// already holds it: every file is read, parsed and digested, none converted
+// or written.
+func BenchmarkReingestUnchanged(b *testing.B) {
+	dir := benchCorpus(b)
+	ctx := context.Background()
+	st := openStore(b, "bbolt:"+filepath.Join(b.TempDir(), "g.db"))
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var res ingest.Result
+	for b.Loop() {
+		var err error
+		res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Changed != 0 {
+			b.Fatalf("unchanged corpus: %d graphs written", res.Changed)
+		}
+	}
+	b.ReportMetric(float64(res.Files*b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+// BenchmarkReingestOneChanged re-ingests after one skill file changed: one
+// graph converted and replaced, every other file skipped by digest.
+func BenchmarkReingestOneChanged(b *testing.B) {
+	dir := benchCorpus(b)
+	ctx := context.Background()
+	st := openStore(b, "bbolt:"+filepath.Join(b.TempDir(), "g.db"))
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "skills", "*", "*.md"))
+	if len(matches) == 0 {
+		b.Fatal("no skill file")
+	}
+	target := matches[len(matches)/2]
+	orig, err := os.ReadFile(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		data := append(append([]byte(nil), orig...), fmt.Sprintf("\nRevision %d.\n", i)...)
+		if err := os.WriteFile(target, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Changed != 1 {
+			b.Fatalf("one file changed: %d graphs written", res.Changed)
+		}
+	}
+}
