@@ -57,6 +57,9 @@ type Result struct {
 	Removed  int // graphs of files that are gone
 	Quads    int // quads in the changed graphs
 	Duration time.Duration
+	// Changes are the graph changes committed, for updating a snapshot
+	// without reading the store back.
+	Changes []graph.Change
 }
 
 // unit is one source graph to convert and maybe write.
@@ -149,7 +152,7 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	if err != nil {
 		return Result{}, err
 	}
-	res.Version, res.Duration = v, time.Since(start)
+	res.Version, res.Duration, res.Changes = v, time.Since(start), changes
 	log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
 		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
 	return res, nil

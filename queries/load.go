@@ -134,51 +134,66 @@ func valueString(v quad.Value) string {
 	return fmt.Sprint(v.Native())
 }
 
-// readAll groups every stored quad by (source graph, subject).
-func readAll(ctx context.Context, st *graph.Store) ([]*raw, error) {
-	type key struct{ g, s string }
-	byKey := map[key]*raw{}
-	err := st.Each(ctx, func(q quad.Quad) error {
-		s, ok := q.Subject.(quad.IRI)
-		if !ok {
-			return nil
-		}
-		g := ""
-		if l, ok := q.Label.(quad.IRI); ok {
-			g = string(l)
-		}
-		if g == graph.MetaGraph {
-			return nil
-		}
-		k := key{g, string(s)}
-		r := byKey[k]
-		if r == nil {
-			r = &raw{iri: string(s), graph: g, props: map[string][]quad.Value{}}
-			byKey[k] = r
-		}
-		p := valueString(q.Predicate)
-		if p == rdfType {
-			r.types = append(r.types, valueString(q.Object))
-			return nil
-		}
-		r.props[p] = append(r.props[p], q.Object)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read store: %w", err)
+// grouper groups quads by (source graph, subject).
+type grouper struct {
+	byKey map[[2]string]*raw
+}
+
+func newGrouper() *grouper { return &grouper{byKey: map[[2]string]*raw{}} }
+
+func (g *grouper) add(q quad.Quad) {
+	s, ok := q.Subject.(quad.IRI)
+	if !ok {
+		return
 	}
-	out := make([]*raw, 0, len(byKey))
-	for _, r := range byKey {
+	label := ""
+	if l, ok := q.Label.(quad.IRI); ok {
+		label = string(l)
+	}
+	if label == graph.MetaGraph {
+		return
+	}
+	k := [2]string{label, string(s)}
+	r := g.byKey[k]
+	if r == nil {
+		r = &raw{iri: string(s), graph: label, props: map[string][]quad.Value{}}
+		g.byKey[k] = r
+	}
+	p := valueString(q.Predicate)
+	if p == rdfType {
+		r.types = append(r.types, valueString(q.Object))
+		return
+	}
+	r.props[p] = append(r.props[p], q.Object)
+}
+
+// raws returns the groups sorted by subject, then graph.
+func (g *grouper) raws() []*raw {
+	out := make([]*raw, 0, len(g.byKey))
+	for _, r := range g.byKey {
 		sort.Strings(r.types)
 		out = append(out, r)
 	}
+	sortRaws(out)
+	return out
+}
+
+func sortRaws(out []*raw) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].iri != out[j].iri {
 			return out[i].iri < out[j].iri
 		}
 		return out[i].graph < out[j].graph
 	})
-	return out, nil
+}
+
+// readAll groups every stored quad by (source graph, subject).
+func readAll(ctx context.Context, st *graph.Store) ([]*raw, error) {
+	g := newGrouper()
+	if err := st.Each(ctx, func(q quad.Quad) error { g.add(q); return nil }); err != nil {
+		return nil, fmt.Errorf("read store: %w", err)
+	}
+	return g.raws(), nil
 }
 
 // localKey is the id part of a minted IRI (after `#kind/`).

@@ -210,3 +210,45 @@ func TestBboltSnapshotEqualsMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateEqualsBuild: a snapshot updated in memory from the changes of an
+// ingest answers like one rebuilt from the store.
+func TestUpdateEqualsBuild(t *testing.T) {
+	ctx := context.Background()
+	src := "../ingest/testdata/mini"
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := graph.Open(ctx, "memory")
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Edit one file, delete another.
+	p := filepath.Join(root, "skills/core/review.md")
+	if err := os.WriteFile(p, []byte("---\nname: review\ndescription: changed\n---\n\n```sh\nmake review\n```\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "tools/gh.json")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updated := before.Update(res.Changes, res.Version)
+	rebuilt, err := Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := summary(updated), summary(rebuilt); !reflect.DeepEqual(a, b) {
+		t.Fatalf("updated snapshot differs from a rebuild:\nupdated: %v\nrebuilt: %v", a, b)
+	}
+	if updated.Skill("review").Description != "changed" || updated.Skill("open-change").Covered {
+		t.Fatal("the update did not take effect")
+	}
+}

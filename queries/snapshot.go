@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/jsonld"
@@ -75,6 +77,39 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 	s.raws = raws
 	s.analyse()
 	return s, nil
+}
+
+// Update returns the snapshot of the next graph version from this one and
+// the changes that produced it, without reading the store back: only the
+// changed graphs are regrouped, then the index and analyses are rebuilt.
+// It gives the same answers as Build on the updated store.
+func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
+	changed := map[string]bool{}
+	g := newGrouper()
+	for _, c := range changes {
+		changed[c.Graph] = true
+		if c.Delete {
+			continue
+		}
+		for _, q := range c.Quads {
+			q.Label = quad.IRI(c.Graph)
+			g.add(q)
+		}
+	}
+	raws := make([]*raw, 0, len(s.raws))
+	for _, r := range s.raws {
+		if !changed[r.graph] {
+			raws = append(raws, r)
+		}
+	}
+	raws = append(raws, g.raws()...)
+	sortRaws(raws)
+	n := index(raws)
+	n.Version = version
+	n.BuiltAt = time.Now().UTC()
+	n.raws = raws
+	n.analyse()
+	return n
 }
 
 func newSnapshot() *Snapshot {

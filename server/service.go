@@ -102,10 +102,33 @@ func (s *Service) Ingest(ctx context.Context) (ingest.Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if _, err := s.Refresh(ctx); err != nil {
-		return res, err
-	}
+	s.advance(ctx, res.Changes, res.Version)
 	return res, nil
+}
+
+// advance serves the snapshot of version v: updated in memory from the
+// previous one when v directly follows it (this process made the only
+// change), else rebuilt from the store.
+func (s *Service) advance(ctx context.Context, changes []graph.Change, v int64) {
+	cur := s.snap.Load()
+	if cur != nil && cur.Version == v {
+		return
+	}
+	if cur != nil && cur.Version == v-1 && len(changes) > 0 {
+		start := time.Now()
+		next := cur.Update(changes, v)
+		s.snap.Store(next)
+		s.ingested.Store(time.Now().UnixNano())
+		if s.metrics != nil {
+			s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
+			s.metrics.graphVersion.Set(float64(v))
+		}
+		s.log.Info("snapshot updated", "version", v, "changed graphs", len(changes), "build", time.Since(start).Round(time.Millisecond))
+		return
+	}
+	if _, err := s.Refresh(ctx); err != nil {
+		s.log.Warn("snapshot refresh failed; the previous snapshot is still served", "err", err)
+	}
 }
 
 // Reingest implements api.Mutator.
@@ -152,13 +175,12 @@ func (s *Service) RecordTriage(ctx context.Context, skill, verdict, note string)
 	if note != "" {
 		keep = append(keep, quad.Quad{Subject: node, Predicate: p("note"), Object: quad.String(note)})
 	}
-	v, err := s.store.Apply(ctx, []graph.Change{{Graph: TriageGraph, Quads: keep}})
+	change := []graph.Change{{Graph: TriageGraph, Quads: keep}}
+	v, err := s.store.Apply(ctx, change)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.Refresh(ctx); err != nil {
-		return 0, err
-	}
+	s.advance(ctx, change, v)
 	return v, nil
 }
 
