@@ -13,8 +13,7 @@ import (
 
 // Subject returns every quad whose subject is iri, in any graph.
 func (s *Store) Subject(ctx context.Context, iri string) ([]quad.Quad, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	defer s.readLock()()
 	var out []quad.Quad
 	err := s.scanLocked(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
 		out = append(out, q)

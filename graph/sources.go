@@ -16,24 +16,22 @@ const (
 // SourceDigest returns the digest recorded for a source graph, "" if the
 // graph is not stored.
 func (s *Store) SourceDigest(ctx context.Context, label string) (string, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	qs, err := s.graphQuadsLocked(ctx, label)
-	if err != nil {
-		return "", err
-	}
-	for _, q := range qs {
-		if q.Subject == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
-			return literalString(q.Object), nil
+	defer s.readLock()()
+	// The source file's metadata node is named by its graph label: one
+	// subject-index lookup, no scan of the graph.
+	digest := ""
+	err := s.scanLocked(ctx, quad.Subject, quad.IRI(label), func(q quad.Quad) error {
+		if q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
+			digest = literalString(q.Object)
 		}
-	}
-	return "", nil
+		return nil
+	})
+	return digest, err
 }
 
 // SourcesOf lists the source graphs stored for one instance document IRI.
 func (s *Store) SourcesOf(ctx context.Context, docIRI string) ([]string, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	defer s.readLock()()
 	var out []string
 	err := s.scanLocked(ctx, quad.Object, quad.IRI(docIRI), func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(predInstance) && q.Label == q.Subject {

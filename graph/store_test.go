@@ -278,6 +278,36 @@ func TestNQuadsRoundTrip(t *testing.T) {
 	})
 }
 
+// TestShrinkingGraph replaces a graph with fewer, partly new quads: on
+// Cayley's kv backends a batch in which the label loses more quads than it
+// gains used to store the added quads in no graph at all.
+func TestShrinkingGraph(t *testing.T) {
+	ctx := context.Background()
+	forEachBackend(t, func(t *testing.T, b backend) {
+		s := open(t, b.url)
+		var old, next []quad.Quad
+		for i := range 10 {
+			old = append(old, q("urn:s", "urn:p", fmt.Sprint(i), ""))
+		}
+		next = append(next, old[0], q("urn:s", "urn:p", "new1", ""), q("urn:t", "urn:q", "new2", ""))
+		for _, c := range [][]quad.Quad{old, next} {
+			if _, err := s.Apply(ctx, []Change{{Graph: "urn:g:shrink", Quads: c}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.GraphQuads(ctx, "urn:g:shrink")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, w := sortedNQuads(got), sortedNQuads(withLabel(next, "urn:g:shrink")); !slices.Equal(a, w) {
+			t.Fatalf("graph = %v, want %v", a, w)
+		}
+		if n := count(t, s); n != len(next)+1 {
+			t.Fatalf("store holds %d quads, want %d (graph + version)", n, len(next)+1)
+		}
+	})
+}
+
 // TestLargeGraph writes one graph far larger than one bbolt batch and
 // replaces half of it.
 func TestLargeGraph(t *testing.T) {
@@ -326,7 +356,10 @@ func TestConcurrentReadersDuringApply(t *testing.T) {
 	ctx := context.Background()
 	forEachBackend(t, func(t *testing.T, b backend) {
 		w := open(t, b.url)
-		const n = batchSize/2 + 100 // delete n + add n: more than one bbolt batch
+		n := batchSize/2 + 100 // delete n + add n: more than one bbolt batch
+		if b.name == "postgres" {
+			n = 400 // the SQL backends never split a graph's change; writes cost a round trip per row
+		}
 		content := func(tag string) []quad.Quad {
 			out := make([]quad.Quad, n)
 			for i := range out {
@@ -380,13 +413,11 @@ func TestConcurrentReadersDuringApply(t *testing.T) {
 						return
 					}
 					reads[i]++
+					time.Sleep(time.Millisecond) // leave the writer some of the 2 cores
 				}
 			}()
 		}
 		flips := 4
-		if b.name == "postgres" {
-			flips = 3
-		}
 		for i := range flips {
 			tag := []string{"b", "a"}[i%2]
 			if _, err := w.Apply(ctx, []Change{{Graph: "urn:g:flip", Quads: content(tag)}}); err != nil {

@@ -169,6 +169,9 @@ func (s *Service) RecordTriage(ctx context.Context, skill, verdict, note string)
 	keep = append(keep,
 		quad.Quad{Subject: node, Predicate: quad.IRI("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), Object: p("TriageDecision")},
 		quad.Quad{Subject: node, Predicate: p("triageOf"), Object: quad.IRI(sk.IRI)},
+		// Like every node, the decision points at its graph: that is how the
+		// store finds a graph's quads without a label index.
+		quad.Quad{Subject: node, Predicate: quad.IRI("http://www.w3.org/ns/prov#wasDerivedFrom"), Object: quad.IRI(TriageGraph)},
 		quad.Quad{Subject: node, Predicate: p("verdict"), Object: quad.String(verdict)},
 		quad.Quad{Subject: node, Predicate: p("recordedAt"), Object: quad.String(now)},
 	)

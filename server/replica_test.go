@@ -1,0 +1,177 @@
+package server_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/server"
+)
+
+// scratchPostgres creates an empty database on the PostgreSQL named by
+// SKILLGRAPH_TEST_POSTGRES and returns its DSN; it is dropped at cleanup.
+// Without a reachable server the test skips, or fails under
+// SKILLGRAPH_REQUIRE_POSTGRES=1.
+func scratchPostgres(t *testing.T) string {
+	t.Helper()
+	admin := os.Getenv("SKILLGRAPH_TEST_POSTGRES")
+	unavailable := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("SKILLGRAPH_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("SKILLGRAPH_REQUIRE_POSTGRES=1 but "+format, args...)
+		}
+		t.Skipf(format, args...)
+	}
+	if admin == "" {
+		unavailable("SKILLGRAPH_TEST_POSTGRES is not set")
+	}
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("SKILLGRAPH_TEST_POSTGRES: %v", err)
+	}
+	db, err := sql.Open("postgres", admin) // lib/pq, registered through the graph package
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(ctx); err != nil {
+		unavailable("PostgreSQL at %s unreachable: %v", u.Redacted(), err)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "sg_test_" + hex.EncodeToString(b)
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open("postgres", admin)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer db.Close()
+		if _, err := db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+func skillIDs(s *queries.Snapshot) []string {
+	var ids []string
+	for _, sk := range s.Skills {
+		ids = append(ids, sk.ID+"|"+sk.Description)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestReplicasFollowWriter runs one writer and two read-only replicas, each
+// with its own connection to one PostgreSQL database, as three processes
+// would: every ingest by the writer reaches each replica's snapshot through
+// Poll within a bounded time.
+func TestReplicasFollowWriter(t *testing.T) {
+	dsn := "postgres:" + scratchPostgres(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	open := func() *graph.Store {
+		st, err := graph.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	root := copyTree(t, testCorpus)
+	writer := server.NewService(open(), []string{root}, ingest.Options{}, nil, nil)
+	if _, err := writer.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	replicas := []*server.Service{
+		server.NewService(open(), nil, ingest.Options{}, nil, nil),
+		server.NewService(open(), nil, ingest.Options{}, nil, nil),
+	}
+	for i, r := range replicas {
+		start := time.Now()
+		snap, err := r.Refresh(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := writer.Snapshot(); snap.Version != want.Version || !slices.Equal(skillIDs(snap), skillIDs(want)) {
+			t.Fatalf("replica %d starts at version %d %v, writer serves %d %v", i, snap.Version, skillIDs(snap), want.Version, skillIDs(want))
+		}
+		t.Logf("replica %d: initial snapshot v%d in %v", i, snap.Version, time.Since(start).Round(time.Millisecond))
+		if _, err := r.Ingest(ctx); err == nil {
+			t.Fatalf("replica %d ingested: a read-only replica must refuse", i)
+		}
+		go r.Poll(ctx, 100*time.Millisecond)
+	}
+
+	edits := []struct {
+		name string
+		edit func()
+	}{
+		{"edit and add a skill", func() {
+			p := filepath.Join(root, "skills", "core", "review.md")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = []byte(strings.Replace(string(b), "Review a change.", "Review a change with replicas watching.", 1))
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ship := "---\nname: ship\ndescription: Ship a reviewed change.\n---\n\n# Ship\n"
+			if err := os.WriteFile(filepath.Join(root, "skills", "core", "ship.md"), []byte(ship), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"remove a skill", func() {
+			if err := os.Remove(filepath.Join(root, "skills", "core", "open-change.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, e := range edits {
+		before := skillIDs(writer.Snapshot())
+		e.edit()
+		res, err := writer.Ingest(ctx)
+		if err != nil {
+			t.Fatalf("%s: ingest: %v", e.name, err)
+		}
+		committed := time.Now()
+		want := writer.Snapshot()
+		if slices.Equal(skillIDs(want), before) {
+			t.Fatalf("%s: the writer's snapshot did not change: %v", e.name, before)
+		}
+		for i, r := range replicas {
+			for {
+				if s := r.Snapshot(); s.Version == res.Version {
+					if got := skillIDs(s); !slices.Equal(got, skillIDs(want)) {
+						t.Fatalf("%s: replica %d at v%d serves %v, writer %v", e.name, i, s.Version, got, skillIDs(want))
+					}
+					break
+				}
+				if time.Since(committed) > 3*time.Second {
+					t.Fatalf("%s: replica %d still at version %d %v after 3s (writer v%d)", e.name, i, r.Snapshot().Version, skillIDs(r.Snapshot()), res.Version)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Logf("%s: replica %d at v%d after %v", e.name, i, res.Version, time.Since(committed).Round(time.Millisecond))
+		}
+	}
+}
