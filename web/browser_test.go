@@ -35,8 +35,15 @@ type site struct {
 }
 
 // newSite copies src (default testdata/corpus) into a temporary directory,
-// ingests it into a memory store and serves server.Handler with the page.
+// ingests it into a memory store and serves server.Handler with the page,
+// with a random maintainer token.
 func newSite(t *testing.T, src string) *site {
+	t.Helper()
+	return newSiteToken(t, src, randomToken(t))
+}
+
+// newSiteToken is newSite with a given token; "" disables mutations.
+func newSiteToken(t *testing.T, src, token string) *site {
 	t.Helper()
 	corpus := filepath.Join(t.TempDir(), "corpus")
 	if src == "" {
@@ -61,7 +68,7 @@ func newSite(t *testing.T, src string) *site {
 		t.Fatal(err)
 	}
 	cfg := server.DefaultConfig
-	cfg.Token = randomToken(t)
+	cfg.Token = token
 	cfg.Page = web.Handler()
 	srv := httptest.NewServer(server.Handler(svc, schema, cfg, nil, nil))
 	t.Cleanup(srv.Close)
@@ -401,11 +408,25 @@ func TestBrowserSkillDetailWitness(t *testing.T) {
 	if len(mm) != 1 || !strings.Contains(mm[0], "contract-type-mismatch") || !strings.Contains(mm[0], `"max"`) {
 		t.Errorf("mismatch text %q", mm)
 	}
+	// The contract line says what it requires, or that it was not read.
+	for id, want := range map[string]string{"validate-content": "requires targetPath", "count-words": "requires nothing", "import-data": "unreadable", "summarize-thread": "external"} {
+		run(t, ctx, "open "+id, chromedp.Navigate(s.srv.URL+"/#/skill/"+id), chromedp.WaitVisible(chromedp.CSS(`#contract`)))
+		if got := firstText(t, ctx, "#contract"); !strings.Contains(got, want) {
+			t.Errorf("%s contract shown %q, want %q", id, got, want)
+		}
+	}
 	// A skill named by both a machine and a person step shows both.
 	run(t, ctx, "open split skill", chromedp.Navigate(s.srv.URL+"/#/skill/translate-strings"), chromedp.WaitVisible(chromedp.CSS(`section[aria-labelledby=h-steps] table`)))
 	perf := strings.Join(texts(t, ctx, "section[aria-labelledby=h-steps] .perf"), " ")
 	if !strings.Contains(perf, "machine") || !strings.Contains(perf, "person") {
 		t.Errorf("translate-strings performers %q, want machine and person", perf)
+	}
+	var both struct {
+		Skill struct{ BothHalves bool } `json:"skill"`
+	}
+	s.query(t, `{ skill(id: "translate-strings") { bothHalves } }`, nil, &both)
+	if shown := len(texts(t, ctx, ".page-head .badge.both")) == 1; shown != both.Skill.BothHalves {
+		t.Errorf("both-halves badge shown %v, GraphQL bothHalves %v", shown, both.Skill.BothHalves)
 	}
 }
 
@@ -507,6 +528,10 @@ func TestBrowserReadOnlyWithoutToken(t *testing.T) {
 	if b := texts(t, ctx, ".auth .badge"); len(b) != 1 || b[0] != "read-only" {
 		t.Errorf("header badge %v, want read-only", b)
 	}
+	// The token check is a plain query: no mutation reaches the server.
+	if msg := firstText(t, ctx, "#mutations-off"); msg != "" {
+		t.Errorf("a server with a token says %q", msg)
+	}
 	// The server agrees: a mutation without the token is refused.
 	res, err := http.Post(s.srv.URL+"/graphql", "application/json",
 		strings.NewReader(`{"query":"mutation { recordTriage(skill: \"lint-docs\", verdict: split) { graphVersion } }"}`))
@@ -589,6 +614,13 @@ func TestBrowserViewsAndKeyboard(t *testing.T) {
 
 	// Tool and process views render with their witness and steps.
 	run(t, ctx, "tool view", chromedp.Navigate(s.srv.URL+"/#/tool/github-pr-create"), chromedp.WaitVisible(chromedp.CSS(`#witness`)))
+	if prog := firstText(t, ctx, "#program"); !strings.Contains(prog, "gh") {
+		t.Errorf("program line %q, want gh", prog)
+	}
+	run(t, ctx, "gated tool view", chromedp.Navigate(s.srv.URL+"/#/tool/github.create-pull-request"), chromedp.WaitVisible(chromedp.CSS(`#gated-by`)))
+	if g := firstText(t, ctx, "#gated-by"); !strings.Contains(g, "mcp:github") {
+		t.Errorf("gated by %q, want mcp:github", g)
+	}
 	run(t, ctx, "process view", chromedp.Navigate(s.srv.URL+"/#/process/Process_Release?step=Task_Review"), chromedp.WaitVisible(chromedp.CSS(`tr.highlight`)))
 }
 
@@ -602,6 +634,8 @@ func TestBrowserPhoneLayout(t *testing.T) {
 		{"#/skill/count-words", `.tool.contradicted`},
 		{"#/unreachable", `#ut-table`},
 		{"#/findings", `table.findings`},
+		{"#/workflows", `#wf-list .chip`},
+		{"#/workflows?profile=read-only", `#wf-list .chip.first-gap`},
 	} {
 		run(t, ctx, "load "+view.hash, chromedp.Navigate(s.srv.URL+"/"+view.hash), chromedp.WaitVisible(chromedp.CSS(view.wait)))
 		noHorizontalOverflow(t, ctx, view.hash+" at 390px")

@@ -9,8 +9,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestScreenshots takes full-page screenshots of the overview and a skill
-// detail at desktop (1280×800) and phone (390×844) width. They go to a
+// TestScreenshots takes full-page screenshots of the overview, the queue,
+// skill details, the workflows (with and without an exposure profile) and a
+// Tool at desktop (1280×800) and phone (390×844) width. They go to a
 // temporary directory, or to $SKILLGRAPH_SCREENSHOTS when set:
 //
 //	SKILLGRAPH_SCREENSHOTS=$PWD/docs/screenshots go test ./web -run TestScreenshots
@@ -34,6 +35,9 @@ func TestScreenshots(t *testing.T) {
 			{"skill", "#/skill/translate-strings", `section[aria-labelledby=h-steps] table`},
 			{"skill-contradicted", "#/skill/count-words", `.tool.contradicted`},
 			{"queue", "#/queue", `#queue-table`},
+			{"workflows", "#/workflows", `#wf-list .chip`},
+			{"workflows-read-only", "#/workflows?profile=read-only", `#wf-list .chip.first-gap`},
+			{"tool", "#/tool/github-pr-create", `#program`},
 		} {
 			run(t, ctx, "load "+view.name,
 				chromedp.Navigate(s.srv.URL+"/"+view.hash),

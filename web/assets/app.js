@@ -19,7 +19,13 @@
   const PERSON = new Set(["userTask", "manualTask", "receiveTask"]);
 
   const main = document.getElementById("main");
-  const state = { version: null, loadedAt: null, knownPackages: new Set(), knownCodes: new Set(), renderSeq: 0 };
+  const WF_PAGE = 50; // workflows rendered at a time
+  const STATE_INFO = {
+    performed: { label: "performed", help: "a reachable, valid Tool performs the skill" },
+    manual: { label: "manual", help: "only a person performs it: a person step whose skill is uncovered" },
+    gap: { label: "gap", help: "nothing performs it" },
+  };
+  const state = { version: null, viewer: { canRecord: false, readOnly: false }, profiles: null, renderSeq: 0 };
 
   // ---------- DOM helpers ----------
 
@@ -79,6 +85,10 @@
       svg.appendChild(svgEl("circle", { cx: 6, cy: 8.5, r: 1.2, fill: "currentColor" }));
       svg.appendChild(svgEl("circle", { cx: 10, cy: 8.5, r: 1.2, fill: "currentColor" }));
       svg.appendChild(svgEl("path", { d: "M8 4.5V2", stroke: "currentColor", "stroke-width": 1.6 }));
+    } else if (kind === "check") {
+      svg.appendChild(svgEl("path", { d: "M3 8.5l3.2 3.2L13 4.8", fill: "none", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+    } else if (kind === "gap") {
+      svg.appendChild(svgEl("path", { d: "M4 4l8 8M12 4l-8 8", fill: "none", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" }));
     } else {
       svg.appendChild(svgEl("circle", { cx: 8, cy: 5, r: 2.8, fill: "currentColor" }));
       svg.appendChild(svgEl("path", { d: "M2.5 14.5c0-3.2 2.5-5 5.5-5s5.5 1.8 5.5 5z", fill: "currentColor" }));
@@ -124,19 +134,44 @@
 
   // ---------- chrome: auth box, banner, footer ----------
 
+  function canRecord() { return !!token() && state.viewer.canRecord && !state.viewer.readOnly; }
+
+  // loadViewer asks the server what this tab may do, sending the kept token
+  // (if any) with a plain query; a token the server no longer accepts is
+  // forgotten.
+  async function loadViewer() {
+    try {
+      const d = await gql("query Viewer { viewer { canRecord readOnly } }", null, { auth: !!token() });
+      state.viewer = d.viewer;
+    } catch (e) {
+      state.viewer = { canRecord: false, readOnly: false };
+      return;
+    }
+    if (token() && !state.viewer.canRecord) {
+      setToken("");
+      state.tokenDropped = true;
+    }
+  }
+
   function renderAuth() {
     const box = document.getElementById("auth");
     clear(box);
-    if (token()) {
+    if (state.viewer.readOnly) {
+      box.append(badge("read-only", "auth-off", "this server has no token configured"),
+        h("span", { class: "muted small", id: "mutations-off" }, "mutations disabled on this server"));
+      return;
+    }
+    if (canRecord()) {
       box.append(
         badge("maintainer", "auth-on", "a token is kept in this tab's sessionStorage"),
-        h("button", { type: "button", class: "btn small", id: "signout", onclick: () => { setToken(""); renderAuth(); route(); } }, "Forget token")
+        h("button", { type: "button", class: "btn small", id: "signout", onclick: () => { setToken(""); state.viewer.canRecord = false; renderAuth(); route(); } }, "Forget token")
       );
       return;
     }
-    const err = h("p", { class: "auth-error", id: "token-error", role: "alert" });
+    const err = h("p", { class: "auth-error", id: "token-error", role: "alert" },
+      state.tokenDropped ? "The kept token is no longer accepted; sign in again." : null);
     const input = h("input", { type: "password", id: "token-input", name: "token", autocomplete: "off", spellcheck: "false", placeholder: "bearer token", required: true });
-    const form = h("form", { class: "token-form", id: "token-form", hidden: true },
+    const form = h("form", { class: "token-form", id: "token-form", hidden: !state.tokenDropped },
       h("label", { for: "token-input" }, "Maintainer token"), input,
       h("button", { type: "submit", class: "btn small", id: "token-submit" }, "Use token"), err);
     form.addEventListener("submit", async (ev) => {
@@ -146,11 +181,12 @@
       err.textContent = "Checking…";
       const check = await checkToken(t);
       if (!check.ok) { err.textContent = check.message; input.value = ""; input.focus(); return; }
+      state.tokenDropped = false;
       setToken(t);
       renderAuth();
       route();
     });
-    const toggle = h("button", { type: "button", class: "btn small", id: "signin", "aria-expanded": "false", "aria-controls": "token-form" }, "Sign in to record reads");
+    const toggle = h("button", { type: "button", class: "btn small", id: "signin", "aria-expanded": String(!form.hidden), "aria-controls": "token-form" }, "Sign in to record reads");
     toggle.addEventListener("click", () => {
       form.hidden = !form.hidden;
       toggle.setAttribute("aria-expanded", String(!form.hidden));
@@ -159,20 +195,24 @@
     box.append(badge("read-only", "auth-off", "no token: the page cannot record verdicts"), toggle, form);
   }
 
-  // checkToken proves a token without changing anything: recordTriage on a
-  // skill that cannot exist passes authentication and then fails on the id.
+  // checkToken proves a token without changing anything: a plain viewer
+  // query sent with it says whether the server would accept a mutation.
   async function checkToken(t) {
     try {
       const res = await fetch("graphql", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + t },
-        body: JSON.stringify({ query: 'mutation { recordTriage(skill: "", verdict: split) { graphVersion } }' }),
+        body: JSON.stringify({ query: "query Viewer { viewer { canRecord readOnly } }" }),
       });
-      if (res.status === 401 || res.status === 403) {
-        const body = await res.json().catch(() => ({}));
+      const body = await res.json().catch(() => ({}));
+      const v = body.data && body.data.viewer;
+      if (!res.ok || !v) {
         const msg = body.errors && body.errors[0] ? body.errors[0].message : "HTTP " + res.status;
         return { ok: false, message: "Token refused: " + msg };
       }
+      state.viewer = v;
+      if (v.readOnly) return { ok: false, message: "Mutations are disabled on this server." };
+      if (!v.canRecord) return { ok: false, message: "Token refused: the server does not accept it." };
       return { ok: true };
     } catch (e) {
       return { ok: false, message: "Could not reach the server: " + e.message };
@@ -189,7 +229,7 @@
   }
 
   function noteVersion(v) {
-    if (state.version !== v) { state.version = v; state.loadedAt = new Date(); }
+    state.version = v;
     document.getElementById("foot-version").textContent = "graph version " + v;
   }
 
@@ -233,9 +273,15 @@
     const seq = ++state.renderSeq;
     const { parts, params } = parseHash();
     const view = parts[0] || "overview";
+    // The exposure profile rides along between the views that honour it.
+    if (view === "overview" || view === "workflows") state.profile = params.get("profile") || "";
     document.querySelectorAll("[data-nav]").forEach((a) => {
       const on = a.dataset.nav === view || (view === "skill" && a.dataset.nav === "queue");
       if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+      if (a.dataset.nav === "overview" || a.dataset.nav === "workflows") {
+        const base = a.dataset.nav === "overview" ? "#/" : "#/workflows";
+        a.setAttribute("href", state.profile ? base + "?profile=" + enc(state.profile) : base);
+      }
     });
     clear(main);
     main.setAttribute("aria-busy", "true");
@@ -243,7 +289,8 @@
     let node;
     try {
       switch (view) {
-        case "overview": node = await viewOverview(); break;
+        case "overview": node = await viewOverview(params); break;
+        case "workflows": node = await viewWorkflows(params); break;
         case "queue": node = await viewQueue(params); break;
         case "skill": node = await viewSkill(parts[1] || "", params); break;
         case "tool": node = await viewTool(parts[1] || ""); break;
@@ -272,28 +319,28 @@
 
   // ---------- overview ----------
 
-  const OVERVIEW = `query Overview {
-    graphVersion
+  const OVERVIEW = `query Overview($profile: String) {
+    graphVersion ingestedAt
     instances { name title version }
-    coverage { total uncovered contradicted { id tier } tiers { tier count } bothHalves { id title } exempt { id title } }
-    covered: skills(covered: true, first: 0) { totalCount }
-    coveredNotReachable: skills(covered: true, reachable: false, first: 0) { totalCount }
-    unreachableTools: tools(reachable: false, first: 0) { totalCount }
-    reachability { roots toolsWithoutCommand { id } unreachableProcesses }
+    profiles { name readOnly tools transports }
+    coverage(profile: $profile) { total uncovered contradicted { id tier } tiers { tier count } bothHalves { id title } exempt { id title } }
+    reachability(profile: $profile) { roots toolsWithoutCommand { id } unreachableProcesses coveredNotReachable { id } unreachableTools { id } }
     error: findings(severity: ERROR, first: 0) { totalCount }
     warning: findings(severity: WARNING, first: 0) { totalCount }
     info: findings(severity: INFO, first: 0) { totalCount }
   }`;
 
-  async function viewOverview() {
-    const d = await gql(OVERVIEW);
+  async function viewOverview(params) {
+    const profile = params.get("profile") || "";
+    const d = await gql(OVERVIEW, { profile: profile || null });
     noteVersion(d.graphVersion);
+    state.profiles = d.profiles;
     const c = d.coverage;
     const tiers = {};
     c.tiers.forEach((t) => { tiers[t.tier] = t.count; });
-    const counts = { covered: d.covered.totalCount, contradicted: c.contradicted.length, A: tiers.A || 0, B: tiers.B || 0, C: tiers.C || 0, D: tiers.D || 0 };
+    const counts = { covered: c.total - c.uncovered, contradicted: c.contradicted.length, A: tiers.A || 0, B: tiers.B || 0, C: tiers.C || 0, D: tiers.D || 0 };
     const names = d.instances.map((i) => (i.title || i.name) + (i.version ? " " + i.version : "")).join(", ");
-    const ingested = state.loadedAt ? state.loadedAt.toLocaleString() : "—";
+    const reach = d.reachability;
 
     const root = h("div", { class: "overview" },
       h("div", { class: "page-head" },
@@ -301,8 +348,9 @@
         h("p", { class: "meta" },
           names ? [h("strong", null, names), " · "] : null,
           "graph version ", h("strong", { id: "graph-version" }, String(d.graphVersion)),
-          " · ", h("span", { title: "The API does not expose the ingest time; this is when this page first saw this graph version." }, "seen since " + ingested),
-          " · ", plural(c.total, "skill"), ", ", n(c.uncovered), " uncovered")));
+          " · ", ingestedLine(d.ingestedAt),
+          " · ", plural(c.total, "skill"), ", ", n(c.uncovered), " uncovered")),
+      profilePicker(d.profiles, profile, "/", "Counts which Tools count as performers; the queue and the skill pages always use every Tool."));
 
     // Stacked bar of the whole: covered + A + B + C + D = total.
     const order = ["covered", "A", "B", "C", "D"];
@@ -348,7 +396,7 @@
           h("span", { class: "tally-label" }, TIER_INFO[k].label),
           h("span", { class: "tally-help" }, TIER_INFO[k].help))));
     }
-    root.append(section("Skills by coverage", "h-cov",
+    root.append(section(profile ? "Skills by coverage under profile “" + profile + "”" : "Skills by coverage", "h-cov",
       h("figure", { class: "chart" }, svg,
         h("figcaption", null, "Covered, then tiers A–D of the uncovered skills (sums to " + n(c.total) + "). " + (counts.contradicted ? "Hatching marks the " + plural(counts.contradicted, "contradicted skill") + " inside their tier." : "No skill is contradicted."))),
       cards,
@@ -365,11 +413,12 @@
       section("Findings by severity", "h-sev", sev),
       section("Reachability", "h-reach",
         h("ul", { class: "plain" },
-          h("li", null, h("a", { href: "#/unreachable" }, h("strong", { "data-count": "covered-not-reachable" }, n(d.coveredNotReachable.totalCount)), " covered but not reachable")),
-          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(d.unreachableTools.totalCount)), d.unreachableTools.totalCount === 1 ? " unreachable tool" : " unreachable tools")),
-          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(d.reachability.toolsWithoutCommand.length)), d.reachability.toolsWithoutCommand.length === 1 ? " tool without a command" : " tools without a command")),
-          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(d.reachability.unreachableProcesses.length)), d.reachability.unreachableProcesses.length === 1 ? " unreachable process" : " unreachable processes"))),
-        h("p", { class: "muted small" }, "Roots: ", d.reachability.roots.length ? d.reachability.roots.map((r, i) => [i ? ", " : "", h("code", null, r)]) : "none"))));
+          h("li", null, h("a", { href: "#/unreachable" }, h("strong", { "data-count": "covered-not-reachable" }, n(reach.coveredNotReachable.length)), " covered but not reachable")),
+          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(reach.unreachableTools.length)), reach.unreachableTools.length === 1 ? " unreachable tool" : " unreachable tools")),
+          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(reach.toolsWithoutCommand.length)), reach.toolsWithoutCommand.length === 1 ? " tool without a command" : " tools without a command")),
+          h("li", null, h("a", { href: "#/unreachable" }, h("strong", null, n(reach.unreachableProcesses.length)), reach.unreachableProcesses.length === 1 ? " unreachable process" : " unreachable processes"))),
+        profile ? h("p", { class: "muted small" }, "Under profile “" + profile + "”; the Unreachable page lists them with every Tool.") : null,
+        h("p", { class: "muted small" }, "Roots: ", reach.roots.length ? reach.roots.map((r, i) => [i ? ", " : "", h("code", null, r)]) : "none"))));
 
     root.append(h("div", { class: "grid2" },
       section("Both halves (mechanism + judgement)", "h-both",
@@ -377,6 +426,33 @@
       section("Exempt (uncovered on purpose)", "h-exempt",
         c.exempt.length ? h("ul", { class: "plain" }, c.exempt.map((s) => h("li", null, skillLink(s.id), s.title ? " — " + s.title : ""))) : empty("No standing exemption."))));
     return root;
+  }
+
+  function ingestedLine(at) {
+    if (!at) return h("span", { id: "ingested" }, "ingest time unknown");
+    const t = new Date(at);
+    return h("span", { id: "ingested" }, "ingested ", h("time", { datetime: at, title: at }, isNaN(t) ? at : t.toLocaleString()));
+  }
+
+  function profileSummary(p) {
+    const parts = [];
+    if (p.readOnly) parts.push("read-only Tools");
+    if (p.tools.length) parts.push(plural(p.tools.length, "listed tool"));
+    if (p.transports.length) parts.push(p.transports.join("/"));
+    return parts.length ? parts.join(", ") : "no restriction";
+  }
+
+  // profilePicker offers the declared exposure profiles; choosing one
+  // re-queries the view under it ("" = every Tool counts).
+  function profilePicker(profiles, current, base, note) {
+    const sel = h("select", { id: "profile", name: "profile" },
+      h("option", { value: "", selected: !current }, "All Tools (no profile)"),
+      profiles.map((p) => h("option", { value: p.name, selected: p.name === current }, p.name + " — " + profileSummary(p))),
+      current && !profiles.some((p) => p.name === current) ? h("option", { value: current, selected: true }, current + " (not declared)") : null);
+    sel.addEventListener("change", () => { state.profile = sel.value; setHashParams(base, { profile: sel.value }); });
+    return h("form", { class: "profile-pick", id: "profile-form", onsubmit: (ev) => ev.preventDefault() },
+      h("label", { for: "profile" }, "Exposure profile"), sel,
+      h("span", { class: "muted small" }, profiles.length ? note : "No profile is declared (instance profiles: …)."));
   }
 
   function svgEl(tag, attrs, text) {
@@ -389,71 +465,39 @@
   // ---------- triage queue ----------
 
   const SKILL_ROW = `id title package tier covered contradicted evidence source line contract { ref } triage { verdict note }`;
-  const QUEUE = `query Queue($tier: String, $covered: Boolean, $package: String, $text: String, $first: Int, $after: String) {
+  const QUEUE = `query Queue($tier: String, $tiers: [String!], $covered: Boolean, $contradicted: Boolean, $package: String, $text: String,
+      $orderBy: SkillOrder, $desc: Boolean, $first: Int, $after: String, $counts: Boolean!) {
     graphVersion
-    skills(tier: $tier, covered: $covered, package: $package, text: $text, first: $first, after: $after) {
+    packages { name count }
+    skills(tier: $tier, tiers: $tiers, covered: $covered, contradicted: $contradicted, package: $package, text: $text,
+        orderBy: $orderBy, desc: $desc, first: $first, after: $after) {
       totalCount pageInfo { hasNextPage endCursor } nodes { ${SKILL_ROW} }
     }
+    C: skills(tier: "C", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
+    A: skills(tier: "A", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
+    B: skills(tier: "B", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
+    D: skills(tier: "D", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
   }`;
-  const QUEUE_COUNTS = `query QueueCounts($package: String, $text: String) {
-    C: skills(tier: "C", package: $package, text: $text, first: 0) { totalCount }
-    A: skills(tier: "A", package: $package, text: $text, first: 0) { totalCount }
-    B: skills(tier: "B", package: $package, text: $text, first: 0) { totalCount }
-    D: skills(tier: "D", package: $package, text: $text, first: 0) { totalCount }
-  }`;
-  const CONTRADICTED = `query Contradicted { graphVersion coverage { contradicted { ${SKILL_ROW} } } }`;
 
-  // Queue pages walk the tiers in queue order with a composite cursor
-  // "<tier index>:<connection cursor>", so pagination stays server-side.
-  async function fetchQueuePage(filters, cursor) {
-    const vars = { package: filters.package || null, text: filters.text || null };
+  // Sortable queue columns, ordered on the server over the whole filtered
+  // list (so paging follows the order): "queue" is tier order C, A, B, D.
+  const SORTS = { queue: "TIER", tier: "TIER", id: "ID", package: "PACKAGE" };
+
+  async function fetchQueuePage(filters, sortKey, dir, cursor) {
     const t = filters.tier;
-    if (t === "covered" || QUEUE_ORDER.includes(t)) {
-      const v = Object.assign({}, vars, { first: PAGE, after: cursor || null });
-      if (t === "covered") v.covered = true; else v.tier = t;
-      const d = await gql(QUEUE, v);
-      noteVersion(d.graphVersion);
-      const s = d.skills;
-      return { rows: s.nodes, total: s.totalCount, next: s.pageInfo.hasNextPage ? s.pageInfo.endCursor : null };
-    }
-    if (t === "contradicted") {
-      // No server-side filter for it; the list is small by nature.
-      const d = await gql(CONTRADICTED);
-      noteVersion(d.graphVersion);
-      let rows = d.coverage.contradicted.filter((s) => (!vars.package || s.package === vars.package) &&
-        (!vars.text || (s.id + " " + (s.title || "")).toLowerCase().includes(vars.text.toLowerCase())));
-      const start = cursor ? parseInt(cursor, 10) : 0;
-      return { rows: rows.slice(start, start + PAGE), total: rows.length, next: start + PAGE < rows.length ? String(start + PAGE) : null };
-    }
-    // All uncovered, C first.
-    const counts = await gql(QUEUE_COUNTS, vars);
-    const total = QUEUE_ORDER.reduce((a, k) => a + counts[k].totalCount, 0);
-    let ti = 0, after = null;
-    if (cursor) { const i = cursor.indexOf(":"); ti = parseInt(cursor.slice(0, i), 10); after = cursor.slice(i + 1) || null; }
-    const rows = [];
-    let next = null;
-    while (ti < QUEUE_ORDER.length && rows.length < PAGE) {
-      const tier = QUEUE_ORDER[ti];
-      if (counts[tier].totalCount === 0) { ti++; after = null; continue; }
-      const d = await gql(QUEUE, Object.assign({}, vars, { tier, first: PAGE - rows.length, after }));
-      noteVersion(d.graphVersion);
-      rows.push(...d.skills.nodes);
-      if (d.skills.pageInfo.hasNextPage) { after = d.skills.pageInfo.endCursor; next = ti + ":" + after; break; }
-      ti++; after = null;
-    }
-    if (!next && ti < QUEUE_ORDER.length && QUEUE_ORDER.slice(ti).some((k) => counts[k].totalCount > 0)) next = ti + ":";
-    return { rows, total, next, counts };
+    const v = {
+      package: filters.package || null, text: filters.text || null,
+      orderBy: SORTS[sortKey], desc: dir === "desc", first: PAGE, after: cursor || null, counts: t === "",
+    };
+    if (t === "covered") v.covered = true;
+    else if (t === "contradicted") v.contradicted = true;
+    else if (QUEUE_ORDER.includes(t)) v.tier = t;
+    else v.tiers = QUEUE_ORDER;
+    const d = await gql(QUEUE, v);
+    noteVersion(d.graphVersion);
+    const sk = d.skills;
+    return { rows: sk.nodes, total: sk.totalCount, next: sk.pageInfo.hasNextPage ? sk.pageInfo.endCursor : null, counts: t === "" ? d : null, packages: d.packages };
   }
-
-  const SORTS = {
-    queue: null,
-    id: (a, b) => a.id.localeCompare(b.id),
-    package: (a, b) => (a.package || "").localeCompare(b.package || "") || a.id.localeCompare(b.id),
-    tier: (a, b) => tierRank(a) - tierRank(b) || a.id.localeCompare(b.id),
-    evidence: (a, b) => b.evidence.length - a.evidence.length || a.id.localeCompare(b.id),
-    verdict: (a, b) => (a.triage ? a.triage.verdict : "~").localeCompare(b.triage ? b.triage.verdict : "~") || a.id.localeCompare(b.id),
-  };
-  function tierRank(s) { return s.tier ? QUEUE_ORDER.indexOf(s.tier) : -1; }
 
   async function viewQueue(params) {
     const filters = { tier: params.get("tier") || "", package: params.get("package") || "", text: params.get("text") || "" };
@@ -461,9 +505,7 @@
     const dir = params.get("dir") === "desc" ? "desc" : "asc";
     const cursor = params.get("after") || "";
     const pageNo = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
-    const prev = params.get("prev") || "";
-    const res = await fetchQueuePage(filters, cursor);
-    res.rows.forEach((s) => { if (s.package) state.knownPackages.add(s.package); });
+    const res = await fetchQueuePage(filters, sortKey, dir, cursor);
 
     const nav = (extra) => Object.assign({ tier: filters.tier, package: filters.package, text: filters.text, sort: sortKey === "queue" ? "" : sortKey, dir: dir === "desc" ? "desc" : "" }, extra);
 
@@ -476,7 +518,7 @@
     const form = h("form", { class: "filters", id: "queue-filters", role: "search" },
       h("div", { class: "field" }, h("label", { for: "f-tier" }, "Tier"), tierSel),
       h("div", { class: "field" }, h("label", { for: "f-package" }, "Package"), pkg,
-        h("datalist", { id: "packages" }, [...state.knownPackages].sort().map((p) => h("option", { value: p })))),
+        h("datalist", { id: "packages" }, res.packages.map((p) => h("option", { value: p.name, label: p.name + " (" + plural(p.count, "skill") + ")" })))),
       h("div", { class: "field grow" }, h("label", { for: "f-text" }, "Text"), text),
       h("div", { class: "field actions" }, h("button", { type: "submit", class: "btn primary", id: "f-apply" }, "Filter"),
         h("button", { type: "button", class: "btn", onclick: () => setHashParams("/queue", {}) }, "Reset")));
@@ -486,36 +528,34 @@
     });
     tierSel.addEventListener("change", () => form.requestSubmit());
 
-    let rows = res.rows.slice();
-    if (SORTS[sortKey]) { rows.sort(SORTS[sortKey]); if (dir === "desc") rows.reverse(); }
-
+    // A new order starts again at the first page.
     const th = (key, label) => {
-      const active = sortKey === key;
+      const active = sortKey === key || (sortKey === "queue" && key === "tier");
       const nextDir = active && dir === "asc" ? "desc" : "asc";
-      return h("th", { scope: "col", "aria-sort": active ? (dir === "asc" ? "ascending" : "descending") : null },
+      return h("th", { scope: "col", "aria-sort": active && sortKey !== "queue" ? (dir === "asc" ? "ascending" : "descending") : null },
         h("button", { type: "button", class: "sort" + (active ? " on" : ""), "data-sort": key,
-          onclick: () => setHashParams("/queue", Object.assign(nav({ sort: key, dir: nextDir === "desc" ? "desc" : "" }), { after: cursor, page: pageNo > 1 ? pageNo : "", prev })) },
+          onclick: () => setHashParams("/queue", nav({ sort: key, dir: nextDir === "desc" ? "desc" : "" })) },
           label, h("span", { class: "arrow", "aria-hidden": "true" }, active ? (dir === "asc" ? " ▲" : " ▼") : " ⇅")));
     };
+    const plainTh = (label) => h("th", { scope: "col" }, label);
     const table = h("table", { class: "rows queue", id: "queue-table" },
       h("caption", { class: "sr-only" }, "Triage queue"),
-      h("thead", null, h("tr", null, th("tier", "Tier"), th("id", "Skill"), th("package", "Package"), th("evidence", "Evidence"), th("verdict", "Read"))),
-      h("tbody", null, rows.map(queueRow)));
+      h("thead", null, h("tr", null, th("tier", "Tier"), th("id", "Skill"), th("package", "Package"), plainTh("Evidence"), plainTh("Read"))),
+      h("tbody", null, res.rows.map(queueRow)));
 
     const first = (pageNo - 1) * PAGE + 1;
     const last = first + res.rows.length - 1;
     const pager = h("nav", { class: "pager", "aria-label": "Queue pages" },
       h("span", { class: "range", id: "queue-range" }, res.total ? "Skills " + n(first) + "–" + n(last) + " of " + n(res.total) : "No skill matches"),
       pageNo > 1 ? h("button", { type: "button", class: "btn", onclick: () => history.back() }, "← Previous") : null,
-      res.next ? h("button", { type: "button", class: "btn", id: "queue-next", onclick: () => setHashParams("/queue", Object.assign(nav({}), { after: res.next, page: pageNo + 1, prev: cursor })) }, "Next " + PAGE + " →") : null);
+      res.next ? h("button", { type: "button", class: "btn", id: "queue-next", onclick: () => setHashParams("/queue", Object.assign(nav({}), { after: res.next, page: pageNo + 1 })) }, "Next " + PAGE + " →") : null);
 
     const tierTotals = res.counts ? h("p", { class: "muted" }, "Queue order: ", QUEUE_ORDER.map((k, i) => [i ? " → " : "", tierBadge(k), " " + n(res.counts[k].totalCount)])) : null;
     return h("div", null,
       h("div", { class: "page-head" }, h("h1", { tabindex: "-1" }, "Triage queue"),
         h("p", { class: "meta" }, "Uncovered skills, tier C first: they need a human read. Then A (automation evidence), B (a person performs it) and D (no evidence).")),
       form, tierTotals,
-      sortKey !== "queue" ? h("p", { class: "muted small" }, "Sorting reorders this page of " + PAGE + "; pages follow the queue order.") : null,
-      rows.length ? h("div", { class: "table-wrap" }, table) : empty("No skill matches these filters."),
+      res.rows.length ? h("div", { class: "table-wrap" }, table) : empty("No skill matches these filters."),
       pager);
   }
 
@@ -558,9 +598,9 @@
   const SKILL = `query Skill($id: ID!) {
     graphVersion
     skill(id: $id) {
-      id iri name title description flavour package instance tier covered contradicted exempt evidence
+      id iri name title description flavour package instance tier covered contradicted exempt bothHalves evidence
       source line shellBlocks
-      contract { ref external }
+      contract { ref external readable required }
       tools { id title description origin reachable invoke { shell mcpServer mcpTool container inProcess manual } ${SEL} findings { ${FINDING} } }
       contradictedBy { id title origin reachable inputs { name jsonType required } findings { ${FINDING} } }
       toolSkills { key title summary }
@@ -586,7 +626,7 @@
         h("p", { class: "meta" }, h("code", null, s.id), " ", status,
           s.contradicted ? badge("contradicted", "t-contradicted", "its only Tools contradict the input contract") : null,
           s.exempt ? badge("exempt", "t-exempt", "uncovered on purpose") : null,
-          bothHalves(s) ? badge("both halves", "both", "an automated and a person step both name it: mechanism + judgement") : null,
+          s.bothHalves ? badge("both halves", "both", "an automated and a person step both name it: mechanism + judgement") : null,
           s.reachable ? badge("reachable", "ok") : badge("not reachable", s.covered ? "warn" : "muted-b"),
           s.triage ? verdictBadge(s.triage.verdict) : null)),
       h("div", { class: "grid2 top-grid" },
@@ -597,7 +637,7 @@
             h("dt", null, "Flavour"), h("dd", null, s.flavour),
             h("dt", null, "Source"), h("dd", { id: "skill-source", class: line ? "highlight" : null }, fileLine(s.source, line || s.line)),
             s.shellBlocks.length ? [h("dt", null, "Shell blocks"), h("dd", null, s.shellBlocks.map((l, i) => [i ? ", " : "", fileLine(s.source, l)]))] : null,
-            h("dt", null, "Input contract"), h("dd", null, s.contract ? [h("code", { class: "file" }, s.contract.ref), s.contract.external ? badge("external — not checked", "muted-b") : null] : "none"),
+            h("dt", null, "Input contract"), h("dd", { id: "contract" }, contractView(s.contract)),
             h("dt", null, "Evidence"), h("dd", null, evidenceList(s)),
             h("dt", null, "IRI"), h("dd", null, h("code", { class: "iri" }, s.iri)))),
         triageCard(s)),
@@ -609,10 +649,18 @@
     return root;
   }
 
-  function bothHalves(s) {
-    return !s.covered && s.steps.some((a) => performerKind(a) === "automated") && s.steps.some((a) => performerKind(a) === "person");
+  function contractView(c) {
+    if (!c) return "none";
+    const out = [h("code", { class: "file" }, c.ref), " "];
+    if (c.external) out.push(badge("external — not checked", "muted-b", "https contracts are not fetched"));
+    else if (!c.readable) out.push(badge("unreadable", "sev-error", "missing or not valid JSON (contract-unreadable)"));
+    if (c.readable) {
+      out.push(h("div", { class: "sub", id: "contract-required" }, c.required.length
+        ? ["requires ", c.required.map((r, k) => [k ? ", " : "", h("code", null, r)])]
+        : "requires nothing"));
+    }
+    return out;
   }
-  function performerKind(a) { return a.automation || (MACHINE.has(a.element) ? "automated" : PERSON.has(a.element) ? "person" : null); }
 
   function triageCard(s) {
     const current = s.triage
@@ -620,7 +668,11 @@
           s.triage.note ? h("blockquote", { class: "note" }, s.triage.note) : null,
           s.triage.recordedAt ? h("p", { class: "muted small" }, "recorded " + new Date(s.triage.recordedAt).toLocaleString()) : null)
       : h("p", { id: "verdict-now", class: "muted" }, "No read recorded yet.");
-    if (!token()) {
+    if (state.viewer.readOnly) {
+      return section("Maintainer's read", "h-triage", current,
+        h("p", { class: "readonly", id: "readonly-note" }, "Read-only: mutations disabled on this server (it has no maintainer token)."));
+    }
+    if (!canRecord()) {
       return section("Maintainer's read", "h-triage", current,
         h("p", { class: "readonly", id: "readonly-note" }, "Read-only: no token in this tab. ",
           h("button", { type: "button", class: "linkish", onclick: () => { const b = document.getElementById("signin"); if (b) b.click(); } }, "Sign in with the maintainer token"),
@@ -689,7 +741,9 @@
     const guides = s.toolSkills.length ? h("p", { class: "small" }, "Guided by tool skills: ", s.toolSkills.map((g, k) => [k ? ", " : "", h("code", null, g.key)])) : null;
     return section("Tools", "h-tools",
       items.length ? h("ul", { class: "tools" }, items) : empty("No Tool claims this skill."),
-      s.contract ? h("p", { class: "small muted" }, "Checked against the input contract ", h("code", null, s.contract.ref), s.contract.external ? " (external: not fetched, not checked)" : "") : null,
+      s.contract ? h("p", { class: "small muted" }, s.contract.external ? ["Input contract ", h("code", null, s.contract.ref), " is external: not fetched, not checked."]
+        : s.contract.readable ? ["Checked against the input contract ", h("code", null, s.contract.ref), "."]
+          : ["Input contract ", h("code", null, s.contract.ref), " is unreadable: nothing was checked."]) : null,
       guides);
   }
 
@@ -788,9 +842,11 @@
       ${SEL}
       alternatives { id title }
       exposedBy { id }
+      gatedBy { key title }
       subprocesses { id name }
       findings { ${FINDING} }
     }
+    programs { name dynamic installed tools { id } }
   }`;
 
   async function viewTool(id) {
@@ -799,6 +855,7 @@
     const t = d.tool;
     if (!t) return h("div", null, h("h1", { tabindex: "-1" }, "No tool “" + id + "”"), link("#/unreachable", "Unreachable tools"));
     const valid = new Set(t.validFor.map((s) => s.id));
+    const progs = d.programs.filter((p) => p.tools.some((x) => x.id === t.id));
     const ports = (list, out) => list.length ? h("div", { class: "table-wrap" }, h("table", { class: "rows" },
       h("thead", null, h("tr", null, (out ? ["Output", "Type", "Render"] : ["Input", "Type", "Required", "Passed as"]).map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", null, list.map((p) => h("tr", null,
@@ -820,6 +877,11 @@
             h("dt", null, "Requires"), h("dd", null, t.requires.length ? t.requires.join(", ") : "—"),
             h("dt", null, "Read-only"), h("dd", null, t.readOnly === null ? "not stated" : t.readOnly ? "yes" : "no"),
             t.exposedBy.length ? [h("dt", null, "Exposed by"), h("dd", null, t.exposedBy.map((x, k) => [k ? ", " : "", toolLink(x.id)]))] : null,
+            h("dt", null, "Gated by"), h("dd", { id: "gated-by" }, t.gatedBy.length
+              ? t.gatedBy.map((g, k) => [k ? ", " : "", h("code", { title: g.title || null }, g.key)]) : h("span", { class: "muted" }, "no required tool skill")),
+            progs.length ? [h("dt", null, "Program"), h("dd", { id: "program" }, progs.map((p, k) => [k ? ", " : "", h("code", null, p.name),
+              p.dynamic ? [" ", badge("dynamic", "muted-b", "the first argv word contains a parameter")] : null,
+              p.installed ? null : [" ", badge("not installed", "warn", "no Tool installs it (program-not-installed)")]]))] : null,
             t.subprocesses.length ? [h("dt", null, "Subprocesses"), h("dd", null, t.subprocesses.map((p, k) => [k ? ", " : "", processLink(p.id, null, p.name || p.id)]))] : null,
             h("dt", null, "Source"), h("dd", null, fileLine(t.source, t.line)),
             h("dt", null, "IRI"), h("dd", null, h("code", { class: "iri" }, t.iri)))),
@@ -861,6 +923,121 @@
           h("td", { "data-label": "Skills" }, a.skills.length ? a.skills.map((s, k) => [k ? ", " : "", skillLink(s.id), " ", tierBadge(s.covered ? null : s.tier)]) : h("span", { class: "muted" }, "—")),
           h("td", { "data-label": "Lane" }, a.lane || "—"),
           h("td", { "data-label": "Line" }, fileLine(p.source, a.line))))))) : empty("No steps.")));
+  }
+
+  // ---------- workflows ----------
+
+  const WORKFLOWS = `query Workflows($profile: String) {
+    graphVersion
+    profiles { name readOnly tools transports }
+    workflows(profile: $profile) {
+      process { id name }
+      ratio total performed manual gap
+      firstGap { step { id key } skillRef }
+      steps { step { id key name element automation process { id } } skillRef skill { id } state }
+    }
+  }`;
+
+  async function viewWorkflows(params) {
+    const profile = params.get("profile") || "";
+    const only = ["gap", "manual", "complete"].includes(params.get("only")) ? params.get("only") : "";
+    const q = (params.get("q") || "").trim();
+    const d = await gql(WORKFLOWS, { profile: profile || null });
+    noteVersion(d.graphVersion);
+    state.profiles = d.profiles;
+    const all = d.workflows;
+    const ql = q.toLowerCase();
+    const list = all.filter((w) => (!ql || (w.process.id + " " + (w.process.name || "")).toLowerCase().includes(ql)) &&
+      (only === "" || (only === "gap" ? w.gap > 0 : only === "manual" ? w.manual > 0 : w.total > 0 && w.performed === w.total)));
+    const sum = { complete: 0, gap: 0, none: 0 };
+    all.forEach((w) => { if (!w.total) sum.none++; else if (w.gap) sum.gap++; else if (w.performed === w.total) sum.complete++; });
+
+    const textIn = h("input", { id: "wf-text", name: "q", type: "search", value: q, placeholder: "process id or name" });
+    const onlySel = h("select", { id: "wf-only", name: "only" },
+      [["", "All processes"], ["gap", "With a gap"], ["manual", "With a manual step"], ["complete", "Fully performed"]]
+        .map(([v, l]) => h("option", { value: v, selected: v === only }, l)));
+    const filters = h("form", { class: "filters", id: "wf-filters", role: "search" },
+      h("div", { class: "field grow" }, h("label", { for: "wf-text" }, "Process"), textIn),
+      h("div", { class: "field" }, h("label", { for: "wf-only" }, "Show"), onlySel),
+      h("div", { class: "field actions" }, h("button", { type: "submit", class: "btn primary", id: "wf-apply" }, "Filter")));
+    filters.addEventListener("submit", (ev) => { ev.preventDefault(); setHashParams("/workflows", { profile, q: textIn.value.trim(), only: onlySel.value }); });
+    onlySel.addEventListener("change", () => filters.requestSubmit());
+
+    const legend = h("ul", { class: "wf-legend", "aria-label": "Step states" },
+      ["performed", "manual", "gap"].map((k) => h("li", null, stateTag(k), " " + STATE_INFO[k].help)));
+
+    const ol = h("ol", { class: "wf-list", id: "wf-list" });
+    const more = h("div", { class: "pager" });
+    let shown = 0;
+    const range = h("span", { class: "range", id: "wf-range", "aria-live": "polite" });
+    // Render lazily: WF_PAGE processes at a time, appended on demand.
+    function showMore(focusNew) {
+      const start = shown;
+      const batch = list.slice(shown, shown + WF_PAGE);
+      batch.forEach((w) => ol.append(workflowItem(w)));
+      shown += batch.length;
+      range.textContent = list.length ? "Processes 1–" + n(shown) + " of " + n(list.length) : "";
+      clear(more);
+      more.append(range);
+      if (shown < list.length) {
+        more.append(h("button", { type: "button", class: "btn", id: "wf-more", onclick: () => showMore(true) },
+          "Show " + n(Math.min(WF_PAGE, list.length - shown)) + " more"));
+      }
+      if (focusNew && ol.children[start]) {
+        const a = ol.children[start].querySelector("h2 a");
+        if (a) a.focus();
+      }
+    }
+    showMore(false);
+
+    return h("div", { class: "workflows" },
+      h("div", { class: "page-head" },
+        h("h1", { tabindex: "-1" }, "Workflows"),
+        h("p", { class: "meta" }, "Coverage measured in workflows: each process's skill-naming steps in sequence-flow order, called processes' steps in place, worst first."),
+        profilePicker(d.profiles, profile, "/workflows", "Which Tools a host exposes: performed steps need a reachable, valid Tool the profile keeps.")),
+      h("ul", { class: "tally wf-tally", "aria-label": "Workflow totals" },
+        h("li", null, h("span", { class: "tally-link", "data-count": "wf-total" }, h("span", { class: "tally-num" }, n(all.length)), h("span", { class: "tally-label" }, "processes"))),
+        h("li", null, h("span", { class: "tally-link", "data-count": "wf-complete" }, h("span", { class: "tally-num" }, n(sum.complete)), h("span", { class: "tally-label" }, "run end to end"))),
+        h("li", null, h("span", { class: "tally-link", "data-count": "wf-gap" }, h("span", { class: "tally-num" }, n(sum.gap)), h("span", { class: "tally-label" }, "break at a gap")))),
+      legend, filters,
+      list.length ? [ol, more] : empty(all.length ? "No process matches these filters." : "No process names a skill."));
+  }
+
+  function stateTag(k) {
+    return h("span", { class: "st-tag st-" + k }, icon(k === "performed" ? "check" : k === "manual" ? "person" : "gap"), STATE_INFO[k] ? STATE_INFO[k].label : k);
+  }
+
+  function workflowItem(w) {
+    const p = w.process;
+    const fg = w.firstGap;
+    const isFirstGap = (st) => fg && st.step.key === fg.step.key;
+    const fgStep = fg ? w.steps.find(isFirstGap) : null;
+    const seg = (k, v) => v ? h("span", { class: "wf-seg seg-" + k, style: null, "data-w": v }) : null;
+    const bar = h("div", { class: "wf-bar", role: "img", "aria-label": n(w.performed) + " of " + n(w.total) + " steps performed, " + n(w.manual) + " manual, " + n(w.gap) + " gap" },
+      seg("performed", w.performed), seg("manual", w.manual), seg("gap", w.gap));
+    // Widths through the CSSOM: the page's CSP allows no inline style attribute.
+    bar.querySelectorAll(".wf-seg").forEach((el) => { el.style.width = (100 * Number(el.dataset.w)) / Math.max(w.total, 1) + "%"; });
+    const chips = h("ol", { class: "chips", "aria-label": "Steps of " + (p.name || p.id) }, w.steps.map((st) => {
+      const first = isFirstGap(st);
+      const callee = st.step.process.id !== p.id;
+      return h("li", { class: "chip st-" + st.state + (first ? " first-gap" : ""), "data-state": st.state, "data-step": st.step.id, "data-process": st.step.process.id },
+        stateTag(st.state),
+        first ? h("strong", { class: "first-flag" }, "first gap") : null,
+        h("span", { class: "chip-step" }, processLink(st.step.process.id, st.step.id, st.step.name || st.step.id)),
+        h("span", { class: "chip-skill" }, st.skill ? skillLink(st.skill.id, st.skillRef) : h("code", { title: "names no known skill" }, st.skillRef + " (unknown)")),
+        callee ? h("span", { class: "chip-in" }, "in ", h("code", null, st.step.process.id)) : null);
+    }));
+    return h("li", { class: "card wf", "data-process": p.id },
+      h("div", { class: "wf-head" },
+        h("h2", null, processLink(p.id, null, p.name || p.id)),
+        h("span", { class: "wf-pct", "data-ratio": String(w.ratio) }, w.total ? pct(w.performed, w.total) + " performed" : "no skill step")),
+      h("p", { class: "sub" }, h("code", null, p.id), " · " + n(w.performed) + " performed, " + n(w.manual) + " manual, " + n(w.gap) + " gap of " + plural(w.total, "step")),
+      w.total ? bar : null,
+      fg ? h("p", { class: "wf-first", "data-step": fg.step.id }, stateTag("gap"), " Breaks first at ",
+        fgStep ? processLink(fgStep.step.process.id, fg.step.id, fgStep.step.name || fg.step.id) : h("code", null, fg.step.key),
+        " — skill ", h("code", null, fg.skillRef))
+        : w.total ? h("p", { class: "wf-first ok-text" }, w.manual ? "No gap: every step is performed or done by a person." : "Runs end to end: every step is performed.") : null,
+      w.steps.length ? chips : null);
   }
 
   // ---------- unreachable ----------
@@ -919,6 +1096,7 @@
 
   const FINDINGS = `query Findings($severity: Severity, $code: String, $first: Int, $after: String) {
     graphVersion
+    findingCodes { name count }
     findings(severity: $severity, code: $code, first: $first, after: $after) {
       totalCount pageInfo { hasNextPage endCursor } edges { node { code severity message file line subject } }
     }
@@ -932,21 +1110,13 @@
     const d = await gql(FINDINGS, { severity: severity || null, code: code || null, first: PAGE, after: after || null });
     noteVersion(d.graphVersion);
     const list = d.findings.edges.map((e) => e.node);
-    list.forEach((f) => state.knownCodes.add(f.code));
-    if (!state.codesLoaded) {
-      state.codesLoaded = true;
-      try {
-        const all = await gql(`{ findings(first: 500) { edges { node { code } } } }`);
-        all.findings.edges.forEach((e) => state.knownCodes.add(e.node.code));
-      } catch (e) { /* the datalist is a convenience */ }
-    }
     const sevSel = h("select", { id: "f-severity", name: "severity" },
       [["", "All severities"], ["ERROR", "error"], ["WARNING", "warning"], ["INFO", "info"]].map(([v, l]) => h("option", { value: v, selected: v === severity }, l)));
     const codeIn = h("input", { id: "f-code", name: "code", list: "codes", value: code, autocomplete: "off", placeholder: "any code" });
     const form = h("form", { class: "filters", id: "findings-filters", role: "search" },
       h("div", { class: "field" }, h("label", { for: "f-severity" }, "Severity"), sevSel),
       h("div", { class: "field grow" }, h("label", { for: "f-code" }, "Code"), codeIn,
-        h("datalist", { id: "codes" }, [...state.knownCodes].sort().map((c) => h("option", { value: c })))),
+        h("datalist", { id: "codes" }, d.findingCodes.map((c) => h("option", { value: c.name, label: c.name + " (" + n(c.count) + ")" })))),
       h("div", { class: "field actions" }, h("button", { type: "submit", class: "btn primary", id: "ff-apply" }, "Filter"),
         h("button", { type: "button", class: "btn", onclick: () => setHashParams("/findings", {}) }, "Reset")));
     form.addEventListener("submit", (ev) => { ev.preventDefault(); setHashParams("/findings", { severity: sevSel.value, code: codeIn.value.trim() }); });
@@ -969,6 +1139,6 @@
   document.getElementById("skip-link").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
   window.addEventListener("hashchange", route);
   renderAuth();
-  route();
+  loadViewer().then(() => { renderAuth(); route(); });
   setInterval(pollVersion, 30000);
 })();
