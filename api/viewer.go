@@ -65,8 +65,12 @@ func orderSkills(all []any, args map[string]any) {
 	case "tier":
 		key = func(s *queries.Skill) string { return string(rune('0'+tierRank[s.Tier])) + s.ID }
 	}
+	keys := make(map[any]string, len(all))
+	for _, x := range all {
+		keys[x] = key(x.(*queries.Skill))
+	}
 	sort.SliceStable(all, func(i, j int) bool {
-		a, b := key(all[i].(*queries.Skill)), key(all[j].(*queries.Skill))
+		a, b := keys[all[i]], keys[all[j]]
 		if desc {
 			return strings.Compare(a, b) > 0
 		}
