@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/gqlerrors"
@@ -17,10 +18,15 @@ import (
 type Limits struct {
 	MaxDepth int // deepest selection nesting
 	MaxCost  int // fields × requested list sizes
+	// MaxFields caps the fields written in the document (aliases
+	// included), before any fragment is expanded: graphql-go's validation
+	// is quadratic in them, and a 1 MiB alias flood costs it half a minute
+	// of CPU that no deadline interrupts.
+	MaxFields int
 }
 
 // DefaultLimits are generous for dashboards and stop abuse.
-var DefaultLimits = Limits{MaxDepth: 12, MaxCost: 200000}
+var DefaultLimits = Limits{MaxDepth: 12, MaxCost: 200000, MaxFields: 2000}
 
 // Request is one GraphQL request.
 type Request struct {
@@ -84,6 +90,43 @@ func checkLimits(schema *graphql.Schema, doc *ast.Document, vars map[string]any,
 			frags[f.Name.Value] = f
 		}
 	}
+	if lim.MaxFields > 0 {
+		n := 0
+		for _, d := range doc.Definitions {
+			switch x := d.(type) {
+			case *ast.OperationDefinition:
+				n += countFields(x.SelectionSet)
+			case *ast.FragmentDefinition:
+				n += countFields(x.SelectionSet)
+			}
+		}
+		if n > lim.MaxFields {
+			return fmt.Errorf("query has %d fields, over the limit of %d (aliases count); split it into smaller queries", n, lim.MaxFields)
+		}
+	}
+	// graphql-go's validation recurses through fragment spreads without a
+	// guard: a fragment cycle, even in a fragment no operation uses,
+	// overflows the stack and kills the process. Refuse cycles first.
+	if err := fragmentCycle(frags); err != nil {
+		return err
+	}
+	for _, d := range doc.Definitions {
+		// Unused fragments are validated too: bound them like operations.
+		f, ok := d.(*ast.FragmentDefinition)
+		if !ok || f.Name == nil {
+			continue
+		}
+		w := walker{frags: frags, vars: vars, lim: lim, schema: schema}
+		var t graphql.Type = schema.QueryType()
+		if f.TypeCondition != nil && f.TypeCondition.Name != nil {
+			if nt := schema.Type(f.TypeCondition.Name.Value); nt != nil {
+				t = nt
+			}
+		}
+		if _, err := w.selection(f.SelectionSet, t, 1, 1, map[string]bool{f.Name.Value: true}); err != nil {
+			return err
+		}
+	}
 	for _, d := range doc.Definitions {
 		op, ok := d.(*ast.OperationDefinition)
 		if !ok {
@@ -103,6 +146,82 @@ func checkLimits(schema *graphql.Schema, doc *ast.Document, vars map[string]any,
 		}
 	}
 	return nil
+}
+
+// fragmentCycle reports a fragment that spreads itself, directly or
+// through other fragments.
+func fragmentCycle(frags map[string]*ast.FragmentDefinition) error {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var visit func(name string) error
+	visit = func(name string) error {
+		f := frags[name]
+		if f == nil || state[name] == done {
+			return nil
+		}
+		if state[name] == visiting {
+			return fmt.Errorf("fragment %s spreads itself", name)
+		}
+		state[name] = visiting
+		for _, s := range spreads(f.SelectionSet, nil) {
+			if err := visit(s); err != nil {
+				return err
+			}
+		}
+		state[name] = done
+		return nil
+	}
+	names := make([]string, 0, len(frags))
+	for n := range frags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := visit(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countFields counts the fields written in set, at every level.
+func countFields(set *ast.SelectionSet) int {
+	if set == nil {
+		return 0
+	}
+	n := 0
+	for _, sel := range set.Selections {
+		switch x := sel.(type) {
+		case *ast.Field:
+			n += 1 + countFields(x.SelectionSet)
+		case *ast.InlineFragment:
+			n += countFields(x.SelectionSet)
+		}
+	}
+	return n
+}
+
+// spreads appends the names of the fragments spread anywhere in set.
+func spreads(set *ast.SelectionSet, out []string) []string {
+	if set == nil {
+		return out
+	}
+	for _, sel := range set.Selections {
+		switch x := sel.(type) {
+		case *ast.Field:
+			out = spreads(x.SelectionSet, out)
+		case *ast.InlineFragment:
+			out = spreads(x.SelectionSet, out)
+		case *ast.FragmentSpread:
+			if x.Name != nil {
+				out = append(out, x.Name.Value)
+			}
+		}
+	}
+	return out
 }
 
 type walker struct {

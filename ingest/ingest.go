@@ -246,7 +246,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 				return true
 			}
 		}
-		_, err := discover.ReadFile(c.Root+"/"+rel, maxSize)
+		_, err := discover.ReadFileIn(c.Root, rel, maxSize)
 		return err == nil
 	}
 	var units []*unit
@@ -304,7 +304,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 	}
 	sort.Strings(extra)
 	for _, ref := range extra {
-		data, err := discover.ReadFile(c.Root+"/"+ref, maxSize)
+		data, err := discover.ReadFileIn(c.Root, ref, maxSize)
 		if err != nil {
 			continue // the skill's contract-unreadable finding says it
 		}

@@ -67,14 +67,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           server.Handler(svc, schema, cfg, log, metrics),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := server.NewHTTPServer(server.Handler(svc, schema, cfg, log, metrics))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)

@@ -46,6 +46,9 @@ func parseYAML(src string, firstLine int) (root *yaml.Node, line int, err error)
 				line = n + firstLine - 1
 			}
 		}
+		// YAML counts a lone CR as a line break; editors and findings count
+		// LF only. Never point past the front matter.
+		line = min(line, firstLine+strings.Count(src, "\n"))
 		return nil, line, err
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {

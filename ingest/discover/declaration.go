@@ -6,6 +6,7 @@ package discover
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,31 +149,39 @@ func jsonErrorLine(data []byte, err error) int {
 }
 
 // findDeclaration looks for harness.json, else any root *.json that is an
-// instance declaration (first by name).
-func findDeclaration(root string, maxSize int64) (string, []byte) {
-	if data, err := readCapped(filepath.Join(root, "harness.json"), maxSize); err == nil && isDeclaration(data) {
-		return "harness.json", data
+// instance declaration (first by name). A root file that is a symlink out
+// of the root is never read; escaped names it.
+func findDeclaration(root string, maxSize int64) (rel string, data []byte, escaped []string) {
+	read := func(name string) ([]byte, error) {
+		data, err := readIn(root, filepath.Join(root, name), maxSize)
+		if errors.Is(err, ErrEscapes) {
+			escaped = append(escaped, name)
+		}
+		return data, err
+	}
+	if data, err := read("harness.json"); err == nil && isDeclaration(data) {
+		return "harness.json", data, escaped
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return "", nil
+		return "", nil, escaped
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && e.Name() != "harness.json" {
 			names = append(names, e.Name())
 		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		data, err := readCapped(filepath.Join(root, n), maxSize)
+		data, err := readIn(root, filepath.Join(root, n), maxSize)
 		if err == nil && isDeclaration(data) {
-			return n, data
+			return n, data, escaped
 		}
 	}
-	if data, err := readCapped(filepath.Join(root, "harness.json"), maxSize); err == nil {
+	if data, err := readIn(root, filepath.Join(root, "harness.json"), maxSize); err == nil {
 		// A harness.json that is not a declaration is still meant as one.
-		return "harness.json", data
+		return "harness.json", data, escaped
 	}
-	return "", nil
+	return "", nil, escaped
 }

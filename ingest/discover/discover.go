@@ -84,7 +84,11 @@ func Load(root string, opt Options) (*Corpus, error) {
 	}
 	c := &Corpus{Root: abs}
 	dirs := []record.Directory(nil)
-	if rel, data := findDeclaration(abs, opt.MaxFileSize); rel != "" {
+	rel, data, escaped := findDeclaration(abs, opt.MaxFileSize)
+	for _, name := range escaped {
+		c.Findings = append(c.Findings, escapeFinding(name))
+	}
+	if rel != "" {
 		in, fs, ok := parseDeclaration(rel, data)
 		c.Findings = append(c.Findings, fs...)
 		if ok {
@@ -116,8 +120,12 @@ func Load(root string, opt Options) (*Corpus, error) {
 		}
 		dir := filepath.Join(abs, filepath.FromSlash(strings.TrimSuffix(d.Path, "/")))
 		if !within(abs, dir) {
+			file := c.Instance.File
+			if d.Conventional {
+				file = ".beans.yml" // the only conventional directory read from a file
+			}
 			c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
-				Message: fmt.Sprintf("declared directory %q leaves the corpus root", d.Path), File: c.Instance.File, Line: max(d.Line, 1)})
+				Message: fmt.Sprintf("declared directory %q leaves the corpus root", d.Path), File: file, Line: max(d.Line, 1)})
 			continue
 		}
 		if _, err := os.Stat(dir); err != nil {
@@ -144,14 +152,23 @@ func Load(root string, opt Options) (*Corpus, error) {
 		}
 	}
 	// A root package.json: its scripts are tier-C evidence.
-	if p := filepath.Join(abs, "package.json"); fileExists(p) {
+	if p := filepath.Join(abs, "package.json"); !inside(abs, p) {
+		c.Findings = append(c.Findings, escapeFinding("package.json"))
+	} else if fileExists(p) {
 		c.add(Source{Path: "package.json", Abs: p, Kind: KindPackage}, seen)
 	}
 	voc := c.Instance.Vocabulary
 	if voc == "" {
 		voc = "schemas/tool-types.schema.json"
 	}
-	if p := filepath.Join(abs, filepath.FromSlash(voc)); within(abs, p) {
+	if p := filepath.Join(abs, filepath.FromSlash(voc)); !inside(abs, p) {
+		c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
+			Message: fmt.Sprintf("vocabulary %q leaves the corpus root; not read, the built-in vocabulary is used", voc), File: voc, Line: 1})
+		if !within(abs, p) && c.Instance.File != "" {
+			c.Findings[len(c.Findings)-1].File = c.Instance.File // a declared path, not a file
+		}
+		c.Instance.Vocabulary = ""
+	} else {
 		if _, err := os.Stat(p); err == nil {
 			c.Instance.Vocabulary = voc
 			c.add(Source{Path: voc, Abs: p, Kind: KindVocabulary}, seen)
@@ -219,7 +236,7 @@ func conventional(abs string) []record.Directory {
 
 // beansPath reads `beans.path` (or `path`) from .beans.yml; "" when absent.
 func beansPath(abs string) string {
-	data, err := readCapped(filepath.Join(abs, ".beans.yml"), 1<<20)
+	data, err := readIn(abs, filepath.Join(abs, ".beans.yml"), 1<<20)
 	if err != nil {
 		return ""
 	}
@@ -382,7 +399,7 @@ func (c *Corpus) packageOf(dir string, cache map[string]string, opt Options) str
 		return p
 	}
 	name := filepath.Base(dir)
-	if data, err := readCapped(filepath.Join(dir, "package-manifest.json"), opt.MaxFileSize); err == nil {
+	if data, err := readIn(c.Root, filepath.Join(dir, "package-manifest.json"), opt.MaxFileSize); err == nil {
 		var m struct {
 			Name string `json:"name"`
 		}
@@ -404,6 +421,45 @@ func ReadFile(p string, maxSize int64) ([]byte, error) {
 		maxSize = DefaultMaxFileSize
 	}
 	return readCapped(p, maxSize)
+}
+
+// ErrEscapes is returned by ReadFileIn for a path that leaves the corpus
+// root, lexically or through a symlink.
+var ErrEscapes = errors.New("path leaves the corpus root (a symlink out of it, or ..); not read")
+
+// ReadFileIn reads rel (slash-separated, relative to root) with a size cap,
+// refusing a path that leaves root lexically or through a symlink. root
+// must be absolute with its own symlinks resolved (Corpus.Root is).
+func ReadFileIn(root, rel string, maxSize int64) ([]byte, error) {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	return readIn(root, filepath.Join(root, filepath.FromSlash(rel)), maxSize)
+}
+
+// inside reports whether p is within root after resolving symlinks; a path
+// that does not exist is judged lexically.
+func inside(root, p string) bool {
+	if !within(root, p) {
+		return false
+	}
+	if _, err := os.Lstat(p); err != nil {
+		return true // nothing there: nothing to follow
+	}
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && within(root, real)
+}
+
+func readIn(root, p string, maxSize int64) ([]byte, error) {
+	if !inside(root, p) {
+		return nil, ErrEscapes
+	}
+	return readCapped(p, maxSize)
+}
+
+func escapeFinding(rel string) record.Finding {
+	return record.Finding{Code: "path-escapes-root", Severity: record.Error,
+		Message: "symlink points outside the corpus root (or nowhere); not followed", File: rel, Line: 1}
 }
 
 func readCapped(p string, maxSize int64) ([]byte, error) {

@@ -15,6 +15,8 @@ import (
 // carry the line and column of their first character. Trailing data after
 // the value is an error.
 func ParseJSON(data []byte) (*yaml.Node, error) {
+	// A UTF-8 byte-order mark is tolerated, as in markdown and YAML files.
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data)), line: 1}
 	p.dec.UseNumber()
 	n, err := p.value(0)
