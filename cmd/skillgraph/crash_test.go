@@ -163,7 +163,7 @@ func TestKillDuringIngest(t *testing.T) {
 	// The same directory name for both versions: one instance.
 	oldRoot := filepath.Join(tmp, "old", "corpus")
 	newRoot := filepath.Join(tmp, "new", "corpus")
-	if _, err := gen.Write(oldRoot, gen.Options{Skills: 1500, Seed: 7}); err != nil {
+	if _, err := gen.Write(oldRoot, gen.Options{Skills: 600, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	copyDir(t, oldRoot, newRoot)
@@ -251,6 +251,10 @@ func TestKillDuringIngest(t *testing.T) {
 				}
 			}
 			t.Logf("version %d: %d changed graphs old, %d new, %d torn", snap.Version, oldN, newN, bad)
+			if i < 2 { // recovery is checked once: it is slow under -race
+				_ = st.Close()
+				return
+			}
 			// A plain re-ingest finishes the job.
 			if _, err := ingest.Run(ctx, st, []string{newRoot}, ingest.Options{}); err != nil {
 				t.Fatal(err)
