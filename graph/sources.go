@@ -29,6 +29,24 @@ func (s *Store) SourceDigest(ctx context.Context, label string) (string, error) 
 	return digest, err
 }
 
+// HasDigest reports whether the source graph label is stored with exactly
+// this digest. It looks the digest value up through the object index, which
+// is cheaper than reading the source node when nothing changed.
+func (s *Store) HasDigest(ctx context.Context, label, digest string) (bool, error) {
+	if digest == "" {
+		return false, nil
+	}
+	defer s.readLock()()
+	found := false
+	err := s.scanLocked(ctx, quad.Object, quad.String(digest), func(q quad.Quad) error {
+		if q.Subject == quad.IRI(label) && q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
+			found = true
+		}
+		return nil
+	})
+	return found, err
+}
+
 // SourcesOf lists the source graphs stored for one instance document IRI.
 func (s *Store) SourcesOf(ctx context.Context, docIRI string) ([]string, error) {
 	defer s.readLock()()

@@ -103,11 +103,11 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	for _, u := range units {
 		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
 		keep[label] = true
-		old, err := store.SourceDigest(ctx, label)
+		same, err := store.HasDigest(ctx, label, u.digest)
 		if err != nil {
 			return Result{}, err
 		}
-		if old == u.digest {
+		if same {
 			res.Skipped++
 			continue
 		}
