@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	graphrefs "github.com/cayleygraph/cayley/graph/refs"
 	"github.com/cayleygraph/quad"
 )
 
@@ -37,6 +38,9 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (bool, erro
 		return false, nil
 	}
 	defer s.readLock()()
+	if s.db == nil {
+		return s.hasDigestKV(ctx, label, digest)
+	}
 	found := false
 	err := s.scanLocked(ctx, quad.Object, quad.String(digest), func(q quad.Quad) error {
 		if q.Subject == quad.IRI(label) && q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
@@ -64,4 +68,38 @@ func (s *Store) SourcesOf(ctx context.Context, docIRI string) ([]string, error) 
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// hasDigestKV compares node references instead of decoding each quad: a
+// digest is unique to its file, so the object index yields one candidate.
+func (s *Store) hasDigestKV(ctx context.Context, label, digest string) (bool, error) {
+	obj, err := s.qs.ValueOf(quad.String(digest))
+	if err != nil || obj == nil {
+		return false, nil // that digest is stored nowhere
+	}
+	want := map[quad.Direction]quad.Value{quad.Subject: quad.IRI(label), quad.Predicate: quad.IRI(predSHA), quad.Label: quad.IRI(label)}
+	refs := map[quad.Direction]any{}
+	for d, v := range want {
+		r, err := s.qs.ValueOf(v)
+		if err != nil || r == nil {
+			return false, nil
+		}
+		refs[d] = graphrefs.ToKey(r)
+	}
+	it := s.qs.QuadIterator(quad.Object, obj).Iterate()
+	defer it.Close()
+	for it.Next(ctx) {
+		match := true
+		for d, k := range refs {
+			r, err := s.qs.QuadDirection(it.Result(), d)
+			if err != nil || r == nil || graphrefs.ToKey(r) != k {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true, nil
+		}
+	}
+	return false, it.Err()
 }
