@@ -37,7 +37,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "2"
+const parserVersion = "3"
 
 // Options tune an ingest run.
 type Options struct {

@@ -102,9 +102,18 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 		n.set("mcpName", sortedCopy(s.Tools))
 		add(n)
 	}
+	stems := map[string]bool{}
 	for _, p := range f.Processes {
 		for _, n := range processNodes(doc, p) {
 			add(n)
+		}
+		// Tool subprocesses and entry points name a process by file stem,
+		// call activities may too: the stem's IRI is declared the same as
+		// the (first) process of the file, so a consumer of the export can
+		// follow sg:subprocess and sg:calls without skillgraph's rule.
+		if p.Stem != "" && p.Stem != p.ID && !stems[p.Stem] {
+			stems[p.Stem] = true
+			add(node{"id": Mint(doc, "process", p.Stem), "sameAs": Mint(doc, "process", p.ID)})
 		}
 	}
 	for _, b := range f.Beans {
