@@ -2,12 +2,7 @@ package graph
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +11,8 @@ import (
 	"time"
 
 	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph/pgtest"
 )
 
 func q(s, p, o, g string) quad.Quad {
@@ -40,58 +37,8 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 		fn(t, backend{name: "bbolt", url: "bbolt:" + filepath.Join(t.TempDir(), "sub", "g.db"), persistent: true})
 	})
 	t.Run("postgres", func(t *testing.T) {
-		fn(t, backend{name: "postgres", url: "postgres:" + scratchPostgres(t), persistent: true, shared: true})
+		fn(t, backend{name: "postgres", url: "postgres:" + pgtest.Scratch(t), persistent: true, shared: true})
 	})
-}
-
-// scratchPostgres creates an empty database on the test server and returns
-// its DSN; the database is dropped when the test ends.
-func scratchPostgres(t testing.TB) string {
-	t.Helper()
-	admin := os.Getenv("SKILLGRAPH_TEST_POSTGRES")
-	unavailable := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("SKILLGRAPH_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("SKILLGRAPH_REQUIRE_POSTGRES=1 but "+format, args...)
-		}
-		t.Skipf(format, args...)
-	}
-	if admin == "" {
-		unavailable("SKILLGRAPH_TEST_POSTGRES is not set")
-	}
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("SKILLGRAPH_TEST_POSTGRES: %v", err)
-	}
-	db, err := sql.Open("postgres", admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := db.PingContext(ctx); err != nil {
-		unavailable("PostgreSQL at %s unreachable: %v", u.Redacted(), err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "sg_test_" + hex.EncodeToString(b)
-	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("postgres", admin)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u.Path = "/" + name
-	return u.String()
 }
 
 func open(t *testing.T, url string) *Store {

@@ -2,10 +2,6 @@ package server_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,62 +10,11 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/pgtest"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/server"
 )
-
-// scratchPostgres creates an empty database on the PostgreSQL named by
-// SKILLGRAPH_TEST_POSTGRES and returns its DSN; it is dropped at cleanup.
-// Without a reachable server the test skips, or fails under
-// SKILLGRAPH_REQUIRE_POSTGRES=1.
-func scratchPostgres(t *testing.T) string {
-	t.Helper()
-	admin := os.Getenv("SKILLGRAPH_TEST_POSTGRES")
-	unavailable := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("SKILLGRAPH_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("SKILLGRAPH_REQUIRE_POSTGRES=1 but "+format, args...)
-		}
-		t.Skipf(format, args...)
-	}
-	if admin == "" {
-		unavailable("SKILLGRAPH_TEST_POSTGRES is not set")
-	}
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("SKILLGRAPH_TEST_POSTGRES: %v", err)
-	}
-	db, err := sql.Open("postgres", admin) // lib/pq, registered through the graph package
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := db.PingContext(ctx); err != nil {
-		unavailable("PostgreSQL at %s unreachable: %v", u.Redacted(), err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "sg_test_" + hex.EncodeToString(b)
-	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("postgres", admin)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u.Path = "/" + name
-	return u.String()
-}
 
 func skillIDs(s *queries.Snapshot) []string {
 	var ids []string
@@ -85,7 +30,7 @@ func skillIDs(s *queries.Snapshot) []string {
 // would: every ingest by the writer reaches each replica's snapshot through
 // Poll within a bounded time.
 func TestReplicasFollowWriter(t *testing.T) {
-	dsn := "postgres:" + scratchPostgres(t)
+	dsn := "postgres:" + pgtest.Scratch(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func() *graph.Store {
