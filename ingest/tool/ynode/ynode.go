@@ -21,6 +21,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error implements error.
 func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
