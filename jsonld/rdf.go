@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/cayleygraph/quad"
 	"github.com/piprate/json-gold/ld"
@@ -28,6 +29,16 @@ func Context() []byte {
 	return b
 }
 
+// parsedContext decodes the embedded context once: json-gold only reads a
+// loaded document, so one decoded copy is shared by every conversion.
+var parsedContext = sync.OnceValues(func() (any, error) {
+	var doc any
+	if err := json.Unmarshal(Context(), &doc); err != nil {
+		return nil, fmt.Errorf("embedded context: %w", err)
+	}
+	return doc, nil
+})
+
 // Loader is json-gold's document loader for skillgraph: it serves the
 // embedded context and refuses everything else. It holds no state, so one
 // Loader may be shared between goroutines.
@@ -37,9 +48,9 @@ type Loader struct{}
 func (Loader) LoadDocument(u string) (*ld.RemoteDocument, error) {
 	switch u {
 	case ContextURL, NS[:len(NS)-1], "https://w3id.org/skillgraph/ns":
-		var doc any
-		if err := json.Unmarshal(Context(), &doc); err != nil {
-			return nil, fmt.Errorf("embedded context: %w", err)
+		doc, err := parsedContext()
+		if err != nil {
+			return nil, err
 		}
 		return &ld.RemoteDocument{DocumentURL: ContextURL, Document: doc}, nil
 	}
