@@ -32,6 +32,9 @@ const (
 	versionPredicate = "https://w3id.org/skillgraph/ns#graphVersion"
 )
 
+// ErrStoreBusy is returned when another process holds a bbolt store.
+var ErrStoreBusy = errors.New("the bbolt store is in use by another process")
+
 // DefaultStore is the embedded default store URL.
 const DefaultStore = "bbolt:./.skillgraph/graph.db"
 
@@ -81,6 +84,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 			return nil, fmt.Errorf("store %q: bbolt needs a path (bbolt:PATH)", url)
 		}
 		if err := os.MkdirAll(filepath.Dir(arg), 0o755); err != nil {
+			return nil, fmt.Errorf("store %q: %w", url, err)
+		}
+		if err := checkNotLocked(arg); err != nil {
 			return nil, fmt.Errorf("store %q: %w", url, err)
 		}
 		opts := graph.Options{"no_bloom": true}

@@ -2,7 +2,10 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -418,5 +421,41 @@ func TestOpenPostgresUnreachable(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "secret") {
 		t.Fatalf("error leaks the password: %v", err)
+	}
+}
+
+// TestBboltBusyFailsFast: a second process on an open bbolt store gets a
+// clear error at once instead of waiting forever on the file lock.
+func TestBboltBusyFailsFast(t *testing.T) {
+	if os.Getenv("SKILLGRAPH_LOCK_CHILD") != "" {
+		st, err := Open(context.Background(), "bbolt:"+os.Getenv("SKILLGRAPH_LOCK_CHILD"))
+		if err == nil {
+			st.Close()
+			os.Exit(0)
+		}
+		if !strings.Contains(err.Error(), "in use by another process") {
+			os.Exit(3)
+		}
+		os.Exit(4)
+	}
+	dir := filepath.Join(t.TempDir(), "g.db")
+	st, err := Open(context.Background(), "bbolt:"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestBboltBusyFailsFast$")
+	cmd.Env = append(os.Environ(), "SKILLGRAPH_LOCK_CHILD="+dir)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Run() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+			t.Fatalf("child: %v, want exit 4 (busy error)", err)
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("opening a busy store hung")
 	}
 }
