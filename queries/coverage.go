@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 // Coverage is the tier report (SPEC §5.1).
@@ -127,15 +128,13 @@ func toolIDs(ts []*Tool) string {
 	return strings.Join(ids, ", ")
 }
 
+// resolveSkillID resolves a bare (or package/name) skill id named by an
+// instance, as its own references are.
 func (s *Snapshot) resolveSkillID(in *Instance, id string) *Skill {
-	for _, o := range s.scope(in) {
-		for _, sk := range s.Skills {
-			if sk.Instance == o && (sk.ID == id || sk.Package+"/"+sk.ID == id) {
-				return sk
-			}
-		}
+	if in == nil {
+		return nil
 	}
-	return nil
+	return s.resolveSkill(in, jsonld.Mint(in.IRI, "skill", id))
 }
 
 func (s *Snapshot) sourceByPath(in *Instance, path string) *Source {

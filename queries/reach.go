@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 // Reachability is the dispatch-graph report (SPEC §5.3).
@@ -254,23 +255,15 @@ func dedupe(xs []string) []string {
 // processIn finds a process of an instance (or the ones it needs) by file
 // stem or process/@id.
 func (s *Snapshot) processIn(in *Instance, id string) *Process {
-	for _, o := range s.scope(in) {
-		for _, p := range s.Processes {
-			if p.Instance == o && (p.Stem == id || p.ID == id) {
-				return p
-			}
-		}
+	if in == nil {
+		return nil
 	}
-	return nil
+	return s.resolveProcess(in, jsonld.Mint(in.IRI, "process", id))
 }
 
 func (s *Snapshot) resolveToolID(in *Instance, id string) *Tool {
-	for _, o := range s.scope(in) {
-		for _, t := range s.Tools {
-			if t.Instance == o && t.ID == id {
-				return t
-			}
-		}
+	if in == nil {
+		return nil
 	}
-	return nil
+	return s.resolveTool(in, jsonld.Mint(in.IRI, "tool", id))
 }

@@ -58,6 +58,8 @@ type Snapshot struct {
 	beanByIRI   map[string]*Bean
 	beanByID    map[string]*Bean
 	actByIRI    map[string]*Activity
+	skillByPkg  map[string]*Skill   // instance IRI, package, name
+	procByStem  map[string]*Process // instance IRI, file stem
 	sourceByIRI map[string]*Source
 }
 
@@ -118,6 +120,7 @@ func newSnapshot() *Snapshot {
 		skillByIRI: map[string]*Skill{}, skillByID: map[string]*Skill{}, toolByIRI: map[string]*Tool{},
 		toolByID: map[string]*Tool{}, procByIRI: map[string]*Process{}, procByID: map[string]*Process{},
 		beanByIRI: map[string]*Bean{}, beanByID: map[string]*Bean{}, actByIRI: map[string]*Activity{},
+		skillByPkg: map[string]*Skill{}, procByStem: map[string]*Process{},
 		sourceByIRI: map[string]*Source{},
 	}
 }
@@ -314,6 +317,12 @@ func index(raws []*raw) *Snapshot {
 		if _, ok := s.skillByIRI[sk.IRI]; !ok {
 			s.skillByIRI[sk.IRI] = sk
 		}
+		if sk.Instance != nil {
+			k := sk.Instance.IRI + "\x00" + sk.Package + "\x00" + sk.ID
+			if _, ok := s.skillByPkg[k]; !ok {
+				s.skillByPkg[k] = sk
+			}
+		}
 		if _, ok := s.skillByID[sk.ID]; !ok {
 			s.skillByID[sk.ID] = sk
 		}
@@ -329,6 +338,11 @@ func index(raws []*raw) *Snapshot {
 	for _, p := range s.Processes {
 		if _, ok := s.procByIRI[p.IRI]; !ok {
 			s.procByIRI[p.IRI] = p
+		}
+		if p.Instance != nil && p.Stem != "" {
+			if _, ok := s.procByStem[p.Instance.IRI+"\x00"+p.Stem]; !ok {
+				s.procByStem[p.Instance.IRI+"\x00"+p.Stem] = p
+			}
 		}
 		if _, ok := s.procByID[p.ID]; !ok {
 			s.procByID[p.ID] = p
@@ -423,10 +437,8 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 			return sk
 		}
 		if pkg, name, ok := strings.Cut(id, "/"); ok {
-			for _, sk := range s.Skills {
-				if sk.Instance == o && sk.ID == name && sk.Package == pkg {
-					return sk
-				}
+			if sk := s.skillByPkg[o.IRI+"\x00"+pkg+"\x00"+name]; sk != nil {
+				return sk
 			}
 		}
 	}
@@ -456,10 +468,8 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 		if p := s.procByIRI[jsonld.Mint(o.IRI, "process", id)]; p != nil {
 			return p
 		}
-		for _, p := range s.Processes {
-			if p.Instance == o && p.Stem == id {
-				return p
-			}
+		if p := s.procByStem[o.IRI+"\x00"+id]; p != nil {
+			return p
 		}
 	}
 	return nil
