@@ -14,22 +14,6 @@ const (
 	predInstance = "https://w3id.org/skillgraph/ns#instance"
 )
 
-// SourceDigest returns the digest recorded for a source graph, "" if the
-// graph is not stored.
-func (s *Store) SourceDigest(ctx context.Context, label string) (string, error) {
-	defer s.readLock()()
-	// The source file's metadata node is named by its graph label: one
-	// subject-index lookup, no scan of the graph.
-	digest := ""
-	err := s.scanLocked(ctx, quad.Subject, quad.IRI(label), func(q quad.Quad) error {
-		if q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
-			digest = literalString(q.Object)
-		}
-		return nil
-	})
-	return digest, err
-}
-
 // HasDigest reports whether the source graph label is stored with exactly
 // this digest. It looks the digest value up through the object index, which
 // is cheaper than reading the source node when nothing changed.

@@ -102,15 +102,7 @@ func (s *Snapshot) WithProfile(name string) (*Snapshot, error) {
 		}
 	}
 	v.Tools = kept
-	v.toolByIRI, v.toolByID = map[string]*Tool{}, map[string]*Tool{}
-	for _, t := range v.Tools {
-		if _, ok := v.toolByIRI[t.IRI]; !ok {
-			v.toolByIRI[t.IRI] = t
-		}
-		if _, ok := v.toolByID[t.ID]; !ok {
-			v.toolByID[t.ID] = t
-		}
-	}
+	v.indexTools()
 	v.analyse()
 	if s.profiled == nil {
 		s.profiled = map[string]*Snapshot{}

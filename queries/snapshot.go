@@ -314,47 +314,23 @@ func index(raws []*raw) *Snapshot {
 	sort.Slice(s.Instances, func(i, j int) bool { return s.Instances[i].Name < s.Instances[j].Name })
 	sort.Slice(s.Sources, func(i, j int) bool { return s.Sources[i].IRI < s.Sources[j].IRI })
 	for _, sk := range s.Skills {
-		if _, ok := s.skillByIRI[sk.IRI]; !ok {
-			s.skillByIRI[sk.IRI] = sk
-		}
+		keepFirst(s.skillByIRI, sk.IRI, sk)
+		keepFirst(s.skillByID, sk.ID, sk)
 		if sk.Instance != nil {
-			k := sk.Instance.IRI + "\x00" + sk.Package + "\x00" + sk.ID
-			if _, ok := s.skillByPkg[k]; !ok {
-				s.skillByPkg[k] = sk
-			}
-		}
-		if _, ok := s.skillByID[sk.ID]; !ok {
-			s.skillByID[sk.ID] = sk
+			keepFirst(s.skillByPkg, sk.Instance.IRI+"\x00"+sk.Package+"\x00"+sk.ID, sk)
 		}
 	}
-	for _, t := range s.Tools {
-		if _, ok := s.toolByIRI[t.IRI]; !ok {
-			s.toolByIRI[t.IRI] = t
-		}
-		if _, ok := s.toolByID[t.ID]; !ok {
-			s.toolByID[t.ID] = t
-		}
-	}
+	s.indexTools()
 	for _, p := range s.Processes {
-		if _, ok := s.procByIRI[p.IRI]; !ok {
-			s.procByIRI[p.IRI] = p
-		}
+		keepFirst(s.procByIRI, p.IRI, p)
+		keepFirst(s.procByID, p.ID, p)
 		if p.Instance != nil && p.Stem != "" {
-			if _, ok := s.procByStem[p.Instance.IRI+"\x00"+p.Stem]; !ok {
-				s.procByStem[p.Instance.IRI+"\x00"+p.Stem] = p
-			}
-		}
-		if _, ok := s.procByID[p.ID]; !ok {
-			s.procByID[p.ID] = p
+			keepFirst(s.procByStem, p.Instance.IRI+"\x00"+p.Stem, p)
 		}
 	}
 	for _, b := range s.Beans {
-		if _, ok := s.beanByIRI[b.IRI]; !ok {
-			s.beanByIRI[b.IRI] = b
-		}
-		if _, ok := s.beanByID[b.ID]; !ok {
-			s.beanByID[b.ID] = b
-		}
+		keepFirst(s.beanByIRI, b.IRI, b)
+		keepFirst(s.beanByID, b.ID, b)
 	}
 	for _, r := range raws {
 		if r.is("TriageDecision") {
@@ -368,6 +344,23 @@ func index(raws []*raw) *Snapshot {
 	}
 	s.duplicates(raws)
 	return s
+}
+
+// keepFirst maps k to v unless k is mapped already: of two nodes sharing an
+// id (a duplicate finding), the first in sorted order answers lookups.
+func keepFirst[T any](m map[string]T, k string, v T) {
+	if _, ok := m[k]; !ok {
+		m[k] = v
+	}
+}
+
+// indexTools (re)builds the Tool lookups from s.Tools.
+func (s *Snapshot) indexTools() {
+	s.toolByIRI, s.toolByID = map[string]*Tool{}, map[string]*Tool{}
+	for _, t := range s.Tools {
+		keepFirst(s.toolByIRI, t.IRI, t)
+		keepFirst(s.toolByID, t.ID, t)
+	}
 }
 
 func sortPorts(ps []*Port) {

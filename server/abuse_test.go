@@ -23,22 +23,8 @@ import (
 // postRaw posts a raw body and returns the status and the decoded errors.
 func postRaw(t *testing.T, url, ctype string, body []byte, headers map[string]string) (int, gqlResp) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+"/graphql", bytes.NewReader(body))
-	req.Header.Set("Content-Type", ctype)
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out gqlResp
-	b, _ := io.ReadAll(res.Body)
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("status %d, response is not JSON: %.200s", res.StatusCode, b)
-	}
-	return res.StatusCode, out
+	code, r, _ := postGraphQL(t, url, ctype, body, headers)
+	return code, r
 }
 
 func gql(query string, vars map[string]any, op string) []byte {

@@ -77,8 +77,14 @@ type gqlResp struct {
 func (e *env) post(t *testing.T, query string, headers map[string]string) (int, gqlResp, http.Header) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query})
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/graphql", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	return postGraphQL(t, e.srv.URL, "application/json", body, headers)
+}
+
+// postGraphQL posts a body to /graphql and decodes the GraphQL response.
+func postGraphQL(t *testing.T, url, ctype string, body []byte, headers map[string]string) (int, gqlResp, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+"/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ctype)
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
@@ -90,7 +96,7 @@ func (e *env) post(t *testing.T, query string, headers map[string]string) (int, 
 	var out gqlResp
 	b, _ := io.ReadAll(res.Body)
 	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("response is not JSON: %s", b)
+		t.Fatalf("status %d, response is not JSON: %.200s", res.StatusCode, b)
 	}
 	return res.StatusCode, out, res.Header
 }

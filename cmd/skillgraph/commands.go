@@ -25,10 +25,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(c.corpora) == 0 {
 		return fmt.Errorf("ingest needs --corpus DIR")
 	}
-	url := c.store
-	if url == "" {
-		url = graph.DefaultStore
-	}
+	url := c.storeURL(graph.DefaultStore)
 	st, err := graph.Open(ctx, url)
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ type common struct {
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.corpora, "corpus", "corpus root directory (repeatable; env SKILLGRAPH_CORPUS, colon-separated)")
-	fs.StringVar(&c.store, "store", os.Getenv("SKILLGRAPH_STORE"), "store URL: memory or bbolt:PATH (env SKILLGRAPH_STORE)")
+	fs.StringVar(&c.store, "store", os.Getenv("SKILLGRAPH_STORE"), "store URL: memory, bbolt:PATH or postgres:DSN (env SKILLGRAPH_STORE)")
 	def := int64(0)
 	if v, err := strconv.ParseInt(os.Getenv("SKILLGRAPH_MAX_FILE_SIZE"), 10, 64); err == nil {
 		def = v
@@ -82,11 +82,16 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // snapshot ingests the corpora (if any) into the store and builds the
 // analysis snapshot. defStore applies when neither --store nor env is set.
-func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer, progress bool) (*queries.Snapshot, error) {
-	url := c.store
-	if url == "" {
-		url = defStore
+// storeURL is --store (or SKILLGRAPH_STORE), else def.
+func (c *common) storeURL(def string) string {
+	if c.store != "" {
+		return c.store
 	}
+	return def
+}
+
+func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer, progress bool) (*queries.Snapshot, error) {
+	url := c.storeURL(defStore)
 	if len(c.corpora) == 0 && c.store == "" {
 		return nil, fmt.Errorf("give --corpus DIR, or --store URL of an existing store")
 	}

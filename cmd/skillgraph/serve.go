@@ -37,10 +37,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	c.finish()
-	url := c.store
-	if url == "" {
-		url = graph.DefaultStore
-	}
+	url := c.storeURL(graph.DefaultStore)
 	if len(c.corpora) == 0 && !*readOnly {
 		return fmt.Errorf("serve needs --corpus DIR (or --read-only --store URL for a replica)")
 	}
@@ -112,13 +109,12 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	c.finish()
-	url := c.store
-	if url == "" {
-		url = "memory"
-		if len(c.corpora) == 0 {
-			url = graph.DefaultStore
-		}
+	// With a corpus the export is of that corpus alone: a fresh memory store.
+	def := graph.DefaultStore
+	if len(c.corpora) > 0 {
+		def = "memory"
 	}
+	url := c.storeURL(def)
 	st, err := graph.Open(ctx, url)
 	if err != nil {
 		return err
