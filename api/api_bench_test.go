@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api"
-	"github.com/skillgraph/skillgraph/gen"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

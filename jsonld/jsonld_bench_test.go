@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/gen"
 	"github.com/skillgraph/skillgraph/ingest/bean"
 	"github.com/skillgraph/skillgraph/ingest/bpmn"
+	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/ingest/skill"
 	"github.com/skillgraph/skillgraph/ingest/tool"

@@ -18,9 +18,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
-	"github.com/skillgraph/skillgraph/server"
 	"github.com/skillgraph/skillgraph/web"
 )
 

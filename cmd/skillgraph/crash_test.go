@@ -15,9 +15,9 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/skillgraph/skillgraph/gen"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

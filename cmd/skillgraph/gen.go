@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/skillgraph/skillgraph/gen"
+	"github.com/skillgraph/skillgraph/ingest/gen"
 )
 
 // cmdGen implements `skillgraph gen --skills N [--seed S] OUT`: it writes a

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
-	"github.com/skillgraph/skillgraph/server"
 	"github.com/skillgraph/skillgraph/web"
 )
 

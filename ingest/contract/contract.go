@@ -5,8 +5,8 @@ package contract
 import (
 	"fmt"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 )
 
 // ParserName is the record.File.Parser value of this package.

@@ -6,8 +6,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 )
 
 // hints are the MCP tool annotations kept tri-state.

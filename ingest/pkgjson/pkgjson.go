@@ -7,8 +7,8 @@ package pkgjson
 import (
 	"fmt"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 )
 
 // Parse returns the package.json's scripts, or a parse-error finding.

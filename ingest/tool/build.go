@@ -5,8 +5,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 )
 
 // tool maps one Tool object onto a record.Tool and reports its findings.

@@ -3,8 +3,8 @@ package tool
 import (
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 )
 
 // shape lists the known fields of an object; a field's shape is nil when its

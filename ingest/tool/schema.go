@@ -12,8 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/tool/ynode"
 	"github.com/skillgraph/skillgraph/schemas"
 )
 

@@ -1,7 +1,7 @@
 // Command loadgen sends a bounded dashboard query mix to a skillgraph
 // server on loopback and reports requests/s and latency percentiles.
 //
-//	go run ./bench/loadgen -url http://127.0.0.1:8080/graphql -c 8 -d 30s
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080/graphql -c 8 -d 30s
 package main
 
 import (

@@ -17,7 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/skillgraph/skillgraph/api"
-	"github.com/skillgraph/skillgraph/server"
+	"github.com/skillgraph/skillgraph/api/server"
 )
 
 // postRaw posts a raw body and returns the status and the decoded errors.

@@ -337,7 +337,7 @@ func ingestCase(t *testing.T, root string) []queries.Finding {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{"../ingest/testdata/mini"}, ingest.Options{}); err != nil {
+	if _, err := ingest.Run(ctx, st, []string{"../testdata/mini"}, ingest.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	before, err := st.SourcesOf(ctx, "urn:skillgraph:mini")

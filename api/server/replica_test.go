@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/pgtest"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
-	"github.com/skillgraph/skillgraph/server"
 )
 
 func skillIDs(s *queries.Snapshot) []string {

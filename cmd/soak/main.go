@@ -5,7 +5,7 @@
 // At the end it prints requests, errors, goroutines and RSS before and
 // after, and exits 1 on any error or goroutine growth.
 //
-//	go run ./hostile/soak -duration 2m -corpus ingest/testdata/mini
+//	go run ./cmd/soak -duration 2m -corpus ingest/testdata/mini
 package main
 
 import (
@@ -26,9 +26,9 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
-	"github.com/skillgraph/skillgraph/server"
 )
 
 var queries = []string{

@@ -1,4 +1,4 @@
-// skillgraph side of bench/sidebyside/run.sh, over GraphQL on loopback, and
+// skillgraph side of cmd/sidebyside/run.sh, over GraphQL on loopback, and
 // the comparison table. Usage:
 //   node compare.mjs http://127.0.0.1:PORT/graphql TIMES.json OX.json
 // TIMES.json holds the wall times the shell measured (seconds).

@@ -3,10 +3,10 @@
 // layer (graph.Open + graph.Apply, one Change per named graph), so that
 // `skillgraph query --store` can answer from exactly the quads that Cayley's
 // CLI and Oxigraph load. It is the "same quads" half of skillgraph in
-// bench/sidebyside/run.sh; `skillgraph ingest` (from the corpus files) is the
+// cmd/sidebyside/run.sh; `skillgraph ingest` (from the corpus files) is the
 // other half.
 //
-//	go run ./bench/sidebyside/loadnq -store bbolt:/tmp/x/g.db FILE.nq
+//	go run ./cmd/sidebyside/loadnq -store bbolt:/tmp/x/g.db FILE.nq
 package main
 
 import (

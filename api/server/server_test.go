@@ -18,13 +18,13 @@ import (
 	"github.com/cayleygraph/quad/nquads"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/jsonld"
-	"github.com/skillgraph/skillgraph/server"
 )
 
-const testCorpus = "../ingest/testdata/mini"
+const testCorpus = "../../ingest/testdata/mini"
 
 type env struct {
 	srv   *httptest.Server

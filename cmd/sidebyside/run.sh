@@ -3,8 +3,8 @@
 # skillgraph load one exported N-Quads file and answer coverage,
 # reachability and alternatives. One command, from anywhere:
 #
-#   bench/sidebyside/run.sh              # 1000 skills
-#   SKILLS=10000 bench/sidebyside/run.sh
+#   cmd/sidebyside/run.sh              # 1000 skills
+#   SKILLS=10000 cmd/sidebyside/run.sh
 #
 # Needs Go (modules already in the module cache: GOPROXY=off is set here, the
 # script does not fetch Go modules), node >= 18 and npm (the only network use
@@ -25,7 +25,7 @@ secs() { /usr/bin/time -f %e -o "$WORK/.t" "$@" >&2 && cat "$WORK/.t"; }  # wall
 echo "== build (skillgraph, cayley $(cd "$ROOT" && go list -m -f '{{.Version}}' github.com/cayleygraph/cayley), loadnq)" >&2
 (cd "$ROOT" && go build -o "$WORK/bin/sg" ./cmd/skillgraph \
   && go build -o "$WORK/bin/cayley" github.com/cayleygraph/cayley/cmd/cayley \
-  && go build -o "$WORK/bin/loadnq" ./bench/sidebyside/loadnq)
+  && go build -o "$WORK/bin/loadnq" ./cmd/sidebyside/loadnq)
 (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error >&2)
 
 echo "== corpus: $SKILLS skills, seed $SEED; export N-Quads once" >&2

@@ -1,4 +1,4 @@
-// Oxigraph side of bench/sidebyside/run.sh: load the N-Quads into an
+// Oxigraph side of cmd/sidebyside/run.sh: load the N-Quads into an
 // in-memory oxigraph.Store, then answer coverage, reachability and
 // alternatives in SPARQL. Usage:
 //   node oxigraph.mjs QUADS.nq ROOTS.json > result.json
