@@ -43,6 +43,20 @@ if [[ -n "$PGBIN" && -x "$PGBIN/initdb" ]]; then
   export SKILLGRAPH_REQUIRE_POSTGRES=1
 fi
 
+# --- independent clients (npm) ----------------------------------------------
+# graphql-js, graphql-http, sarif-multitool and axe-core, pinned by
+# scripts/conformance/package-lock.json; Go tests find them through
+# SKILLGRAPH_NODE_MODULES and fail (not skip) when it is set but broken.
+if command -v npm >/dev/null 2>&1; then
+  log "npm ci (conformance clients)"
+  (cd scripts/conformance && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  chmod u+x scripts/conformance/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true
+  export SKILLGRAPH_NODE_MODULES="$PWD/scripts/conformance/node_modules"
+  export SKILLGRAPH_REQUIRE_CONFORMANCE=1
+else
+  echo "npm missing: the conformance tests will skip" >&2
+fi
+
 # --- Go ---------------------------------------------------------------------
 log "go mod download"
 go mod download
