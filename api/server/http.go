@@ -1,15 +1,10 @@
 package server
 
 import (
-	"context"
-	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -154,123 +149,4 @@ func (h *handlers) ready(w http.ResponseWriter, _ *http.Request) {
 		return
 	}
 	writeText(w, http.StatusOK, fmt.Sprintf("ready: graph version %d\n", s.Version))
-}
-
-// gqlError is a GraphQL-shaped error response.
-func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
-	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
-}
-
-// accepts reports whether the Accept header lists the media type.
-func accepts(r *http.Request, mediaType string) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err == nil && mt == mediaType {
-			return true
-		}
-	}
-	return false
-}
-
-func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
-	ctype := "application/json; charset=utf-8"
-	modern := accepts(r, "application/graphql-response+json")
-	if modern {
-		ctype = "application/graphql-response+json; charset=utf-8"
-	}
-	var req api.Request
-	switch r.Method {
-	case http.MethodGet:
-		q := r.URL.Query()
-		req.Query = q.Get("query")
-		req.OperationName = q.Get("operationName")
-		if v := q.Get("variables"); v != "" {
-			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
-				gqlError(w, http.StatusBadRequest, ctype, "variables must be a JSON object: "+err.Error())
-				return
-			}
-		}
-		if req.Query == "" && accepts(r, "text/html") {
-			h.graphiql(w, r)
-			return
-		}
-	case http.MethodPost:
-		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		body := http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
-		switch mt {
-		case "application/json", "":
-			dec := json.NewDecoder(body)
-			if err := dec.Decode(&req); err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					gqlError(w, http.StatusRequestEntityTooLarge, ctype, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes))
-					return
-				}
-				gqlError(w, http.StatusBadRequest, ctype, "request body must be JSON {query, variables, operationName}: "+err.Error())
-				return
-			}
-		default:
-			gqlError(w, http.StatusUnsupportedMediaType, ctype, "Content-Type must be application/json")
-			return
-		}
-	}
-	if strings.TrimSpace(req.Query) == "" {
-		gqlError(w, http.StatusBadRequest, ctype, "missing query")
-		return
-	}
-	snap := h.svc.Snapshot()
-	if snap == nil {
-		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
-		return
-	}
-	doc, err := api.Parse(req.Query)
-	if err != nil {
-		code := http.StatusOK
-		if modern {
-			code = http.StatusBadRequest
-		}
-		writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": err.Error()}}})
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
-	defer cancel()
-	authCode, _ := h.authorize(r)
-	ctx = api.WithViewer(ctx, api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""})
-	if api.IsMutation(doc, req.OperationName) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")
-			return
-		}
-		if code, msg := h.authorize(r); code != 0 {
-			if code == http.StatusUnauthorized {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
-			}
-			gqlError(w, code, ctype, msg)
-			return
-		}
-		ctx = api.WithMutator(ctx, h.svc)
-	}
-	res := h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
-	code := http.StatusOK
-	if modern && res.Data == nil && len(res.Errors) > 0 {
-		code = http.StatusBadRequest
-	}
-	writeJSON(w, code, ctype, res)
-}
-
-// authorize checks the bearer token: 0 when allowed, else a status and why.
-func (h *handlers) authorize(r *http.Request) (int, string) {
-	if h.cfg.Token == "" {
-		return http.StatusForbidden, "mutations are disabled: start the server with SKILLGRAPH_TOKEN set"
-	}
-	auth := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(auth, "Bearer ")
-	if !ok || tok == "" {
-		return http.StatusUnauthorized, "mutations need an Authorization: Bearer <token> header"
-	}
-	if subtle.ConstantTimeCompare([]byte(tok), []byte(h.cfg.Token)) != 1 {
-		return http.StatusForbidden, "wrong token"
-	}
-	return 0, ""
 }
