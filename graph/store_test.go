@@ -436,6 +436,11 @@ func TestBboltBusyFailsFast(t *testing.T) {
 		if !strings.Contains(err.Error(), "in use by another process") {
 			os.Exit(3)
 		}
+		// The holder is the parent test process: the message names it.
+		if !strings.Contains(err.Error(), fmt.Sprintf("held by pid %d", os.Getppid())) {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(5)
+		}
 		os.Exit(4)
 	}
 	dir := filepath.Join(t.TempDir(), "g.db")
