@@ -24,7 +24,14 @@ import (
 	"github.com/skillgraph/skillgraph/web"
 )
 
-const chromiumPath = "/usr/bin/chromium"
+// chromiumPath is $SKILLGRAPH_CHROMIUM (scripts/test.sh sets it), else
+// Debian's /usr/bin/chromium.
+func chromiumPath() string {
+	if p := os.Getenv("SKILLGRAPH_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
 
 // site is one skillgraph server over a private copy of a corpus.
 type site struct {
@@ -137,6 +144,7 @@ func (s *site) mutate(t *testing.T, q string) {
 // SKILLGRAPH_REQUIRE_BROWSER is unset; CI sets it, so CI fails instead.
 func browser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	chromiumPath := chromiumPath()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("SKILLGRAPH_REQUIRE_BROWSER") == "" {
 			t.Skipf("browser test skipped: %s is absent (apt-get install chromium); set SKILLGRAPH_REQUIRE_BROWSER=1 to make this a failure", chromiumPath)
