@@ -80,8 +80,6 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// snapshot ingests the corpora (if any) into the store and builds the
-// analysis snapshot. defStore applies when neither --store nor env is set.
 // storeURL is --store (or SKILLGRAPH_STORE), else def.
 func (c *common) storeURL(def string) string {
 	if c.store != "" {
@@ -90,6 +88,8 @@ func (c *common) storeURL(def string) string {
 	return def
 }
 
+// snapshot ingests the corpora (if any) into the store and builds the
+// analysis snapshot. defStore applies when neither --store nor env is set.
 func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer, progress bool) (*queries.Snapshot, error) {
 	url := c.storeURL(defStore)
 	if len(c.corpora) == 0 && c.store == "" {

@@ -44,6 +44,7 @@ Usage:
   skillgraph query    (--corpus DIR | --store URL) 'GRAPHQL'
   skillgraph serve    --corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL
   skillgraph export   (--corpus DIR | --store URL) [--format nquads|jsonld]
+  skillgraph gen      --skills N [--seed S] OUT
   skillgraph version
 
 Stores: memory, bbolt:PATH (default for ingest: ` + "bbolt:./.skillgraph/graph.db" + `).

@@ -18,6 +18,7 @@ import (
 	"github.com/skillgraph/skillgraph/web"
 )
 
+// envOr is the environment variable key, or def when it is unset or empty.
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
 		return v
@@ -25,6 +26,8 @@ func envOr(key, def string) string {
 	return def
 }
 
+// cmdServe implements `skillgraph serve`: the GraphQL/HTTP service and the
+// page, ingesting the corpora (and watching them) or following a store.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c common
 	fs := newFlagSet("serve", stderr)
@@ -98,39 +101,4 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer cancel()
 	log.Info("shutting down")
 	return srv.Shutdown(shutdown)
-}
-
-func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var c common
-	fs := newFlagSet("export", stderr)
-	c.register(fs)
-	format := fs.String("format", "nquads", "nquads or jsonld")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	c.finish()
-	// With a corpus the export is of that corpus alone: a fresh memory store.
-	def := graph.DefaultStore
-	if len(c.corpora) > 0 {
-		def = "memory"
-	}
-	url := c.storeURL(def)
-	st, err := graph.Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if len(c.corpora) > 0 {
-		if _, err := ingest.Run(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}); err != nil {
-			return err
-		}
-	}
-	switch *format {
-	case "nquads":
-		_, err := st.WriteNQuads(ctx, stdout)
-		return err
-	case "jsonld":
-		return server.ExportJSONLD(ctx, st, stdout, 0)
-	}
-	return fmt.Errorf("--format must be nquads or jsonld, not %q", *format)
 }
