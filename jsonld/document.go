@@ -137,6 +137,14 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 	return map[string]any{"@context": ContextURL, "@graph": g}
 }
 
+// setRefLines stores the line of each reference as one JSON literal, so
+// the snapshot can put a reference finding on the reference's own line.
+func setRefLines(n node, r record.RefLines) {
+	if len(r) > 0 {
+		n["refLines"] = jsonValue(r)
+	}
+}
+
 func sortedCopy(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
@@ -317,6 +325,7 @@ func toolNodes(doc string, t record.Tool) []node {
 	if len(t.Extra) > 0 {
 		n["extra"] = jsonValue(t.Extra)
 	}
+	setRefLines(n, t.Refs)
 	out := []node{n}
 	var ins, outs []string
 	for i, p := range t.Inputs {
@@ -406,6 +415,7 @@ func processNodes(doc string, p record.Process) []node {
 			an["mentions"] = bs
 		}
 		an.set("documentation", a.Documentation)
+		setRefLines(an, a.Refs)
 		an.set("next", next[a.ID])
 		out = append(out, an)
 	}
@@ -439,6 +449,7 @@ func beanNode(doc string, b record.Bean) node {
 	}
 	n.set("blockedBy", bb)
 	n.set("mentionRef", b.Mentions)
+	setRefLines(n, b.Refs)
 	return n
 }
 

@@ -5,24 +5,75 @@ package jsonld
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // NS is the skillgraph vocabulary namespace.
 const NS = "https://w3id.org/skillgraph/ns#"
 
-// Escape percent-escapes only %, #, ? and whitespace, as SPEC §3.1 requires.
+// Escape percent-escapes an id for use in an IRI fragment (SPEC §3.1): %,
+// # and ? always (so Unescape is exact and the fragment has no query or
+// second fragment), and every character the IRI grammar of RFC 3987 does
+// not allow in an ifragment: controls, space, "<>\^`{|}, [ and ], the
+// private-use and non-character ranges, the bidi formatting characters
+// (RFC 3987 §4.1) and bytes that are not UTF-8. Letters of any script stay
+// readable; "/" stays, it separates the parts of an id. The same id always
+// gives the same text.
 func Escape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '%' || r == '#' || r == '?' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v':
-			b.WriteString("%")
-			b.WriteString(strings.ToUpper(hex2(byte(r))))
-		default:
-			b.WriteRune(r)
+	clean := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || !fragmentRune(r) {
+			clean = false
+			break
 		}
+		i += n
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || !fragmentRune(r) {
+			for _, c := range []byte(s[i : i+n]) {
+				b.WriteByte('%')
+				b.WriteString(strings.ToUpper(hex2(c)))
+			}
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
 	}
 	return b.String()
+}
+
+// fragmentRune reports whether r may stand unescaped in a minted fragment:
+// iunreserved, sub-delims, ":", "@" and "/" of RFC 3987, less the bidi
+// formatting characters.
+func fragmentRune(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return true
+	case r < 0x80:
+		return strings.ContainsRune("-._~!$&'()*+,;=:@/", r)
+	case isBidiFormat(r):
+		return false
+	}
+	return ucschar(r)
+}
+
+// ucschar is the non-ASCII range of RFC 3987's ucschar production.
+func ucschar(r rune) bool {
+	switch {
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFEF:
+		return true
+	case r >= 0x10000 && r <= 0xEFFFD:
+		// Each plane but its last two code points (non-characters); plane
+		// 14 only from E1000.
+		return r&0xFFFF <= 0xFFFD && (r < 0xE0000 || r >= 0xE1000)
+	}
+	return false
 }
 
 func hex2(c byte) string {
@@ -98,4 +149,11 @@ func hexval(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
+}
+
+// isBidiFormat reports the bidirectional formatting characters that RFC
+// 3987 §4.1 forbids in IRIs (LRM, RLM, the embeddings and overrides, the
+// isolates): they make an IRI display differently from what it is.
+func isBidiFormat(r rune) bool {
+	return r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }

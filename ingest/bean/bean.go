@@ -8,6 +8,8 @@
 package bean
 
 import (
+	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"path"
 	"strings"
 	"unicode"
@@ -100,6 +102,9 @@ func Parse(path string, data []byte) record.File {
 	if !ok {
 		id = strings.TrimSuffix(pathBase(path), ".md")
 		c.add(CodeInvalid, record.Error, 1, "file name does not carry a bean id: want <id>--<slug>.md")
+	}
+	if why := idcheck.Unsafe(id); why != "" {
+		c.add(CodeInvalid, record.Error, 1, fmt.Sprintf("bean id %q (from the file name) holds %s", id, why))
 	}
 	b := record.Bean{ID: id, Line: 1}
 	text := normalize(data)

@@ -3,6 +3,7 @@ package bean
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -169,6 +170,13 @@ order: VV
 		!slices.Equal(b.Blocking, want.Blocking) || b.BlockingLine != want.BlockingLine ||
 		!slices.Equal(b.BlockedBy, want.BlockedBy) || b.Line != 1 {
 		t.Errorf("bean = %+v", b)
+	}
+	// Each reference keeps the line it is written on (SPEC §4).
+	wantRefs := record.RefLines{"parent": {"acme-a1b2": 10},
+		"blocking":   {"acme-zzzz": 11, "acme-yyyy": 12, "acme-xxxx": 16},
+		"blocked_by": {"acme-e5f6": 14}}
+	if !reflect.DeepEqual(b.Refs, wantRefs) {
+		t.Errorf("reference lines = %v, want %v", b.Refs, wantRefs)
 	}
 	if m := []string{"po-validator", "validate-content", "release-plan"}; !slices.Equal(b.Mentions, m) {
 		t.Errorf("mentions = %q, want %q", b.Mentions, m)

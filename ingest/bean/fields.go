@@ -234,15 +234,18 @@ func applyLinks(c *collector, b *record.Bean, lk links) {
 	}
 	if lk.parent.id != "" && !self(lk.parent, "parent") {
 		b.Parent = lk.parent.id
+		b.Refs.Set("parent", lk.parent.id, lk.parent.line)
 	}
 	for _, r := range lk.blocking {
 		if !self(r, "blocking") && !slices.Contains(b.Blocking, r.id) {
 			b.Blocking = append(b.Blocking, r.id)
+			b.Refs.Set("blocking", r.id, r.line)
 		}
 	}
 	for _, r := range lk.blockedBy {
 		if !self(r, "blocked_by") && !slices.Contains(b.BlockedBy, r.id) {
 			b.BlockedBy = append(b.BlockedBy, r.id)
+			b.Refs.Set("blocked_by", r.id, r.line)
 		}
 	}
 }

@@ -182,3 +182,37 @@ func TestStemAndDynamic(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceLines: a call target and each skill ref keep the line they
+// are written on, also in a start tag spread over several lines (SPEC §4).
+func TestReferenceLines(t *testing.T) {
+	m := activities(t, doc(`<bpmn:process id="P">
+<bpmn:callActivity id="Call"
+    name="a call"
+    calledElement="other"/>
+<bpmn:serviceTask id="Step">
+  <bpmn:extensionElements>
+    <x:skill ref="a"/>
+
+    <x:skill
+      ref="b"/>
+  </bpmn:extensionElements>
+</bpmn:serviceTask>
+<bpmn:callActivity id="Z"><bpmn:extensionElements>
+  <zeebe:calledElement processId="zp"/>
+</bpmn:extensionElements></bpmn:callActivity>
+</bpmn:process>`))
+	for _, tc := range []struct {
+		act, field, ref string
+		line            int
+	}{
+		{"Call", "calledElement", "other", 6},
+		{"Step", "skill", "a", 9},
+		{"Step", "skill", "b", 12},
+		{"Z", "calledElement", "zp", 16},
+	} {
+		if got := m[tc.act].Refs.Line(tc.field, tc.ref); got != tc.line {
+			t.Errorf("%s %s %q: line %d, want %d", tc.act, tc.field, tc.ref, got, tc.line)
+		}
+	}
+}

@@ -48,6 +48,7 @@ type extra struct {
 	topic      string
 	zeebeCall  string
 	zeebeLine  int
+	calledLine int // line of the calledElement attribute
 	docs       []string
 	calledAttr string
 }
@@ -70,6 +71,9 @@ type parser struct {
 	findings []record.Finding
 	seen     map[string]int // process id → line of its first definition
 	root     int            // 0 before the root element, 1 inside, 2 after
+	// tokStart and tokEnd are the byte offsets of the token being handled,
+	// so an attribute's own line can be found in a multi-line start tag.
+	tokStart, tokEnd int64
 
 	// state of the process being read
 	extras []extra
@@ -101,6 +105,7 @@ func (p *parser) run() ([]record.Process, *parseError) {
 		if err != nil {
 			return nil, p.xmlError(err)
 		}
+		p.tokStart, p.tokEnd = off, p.dec.InputOffset()
 		if perr := p.token(tok, off); perr != nil {
 			return nil, perr
 		}
@@ -109,6 +114,25 @@ func (p *parser) run() ([]record.Process, *parseError) {
 		return nil, &parseError{line: 1, msg: "not a BPMN 2.0 document: no definitions element"}
 	}
 	return p.procs, nil
+}
+
+// attrLine is the line of attribute name in the current start tag, which
+// starts on line; line itself when it cannot be found.
+func (p *parser) attrLine(name string, line int) int {
+	lo, hi := min(max(p.tokStart, 0), int64(len(p.data))), min(max(p.tokEnd, 0), int64(len(p.data)))
+	tag := p.data[lo:hi]
+	for i := 0; i+len(name) < len(tag); i++ {
+		j := bytes.Index(tag[i:], []byte(name))
+		if j < 0 {
+			break
+		}
+		i += j
+		after := bytes.TrimLeft(tag[i+len(name):], " \t\r\n")
+		if i > 0 && (tag[i-1] == ' ' || tag[i-1] == '\t' || tag[i-1] == '\n' || tag[i-1] == '\r') && len(after) > 0 && after[0] == '=' {
+			return line + bytes.Count(tag[:i], []byte{'\n'})
+		}
+	}
+	return line
 }
 
 // xmlError turns a decoder error into a bpmn-invalid error with a line.

@@ -3,6 +3,7 @@ package bpmn
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -30,6 +31,7 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 	if id == "" {
 		return &parseError{line: line, msg: "process without an id"}
 	}
+	p.checkID("process", id, line)
 	if first, dup := p.seen[id]; dup {
 		p.findings = append(p.findings, record.Finding{
 			Code:     CodeDuplicateID,
@@ -46,6 +48,17 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 	p.laneOf = map[string]laneHit{}
 	p.dyn = p.dyn[:0]
 	return p.push(frame{kind: kProc})
+}
+
+// checkID reports an id that is no BPMN id (xsd:ID) and that no IRI,
+// witness key or page could carry as written: quotes, angle brackets,
+// whitespace, control or bidi formatting characters (issue #16.5). The
+// element is kept; its IRI is percent-escaped.
+func (p *parser) checkID(element, id string, line int) {
+	if why := idcheck.Unsafe(id); why != "" {
+		p.findings = append(p.findings, record.Finding{Code: CodeInvalid, Severity: record.Error,
+			Message: fmt.Sprintf("%s id %q holds %s, which no BPMN id may", element, id, why), File: p.path, Line: line})
+	}
 }
 
 func (p *parser) closeProcess() {
@@ -73,7 +86,8 @@ func (p *parser) flowElement(t xml.StartElement, line int, parent string) *parse
 			Line:    line,
 			Parent:  parent,
 		}
-		x := extra{calledAttr: strings.TrimSpace(attr(t, "calledElement"))}
+		p.checkID(local, a.ID, line)
+		x := extra{calledAttr: strings.TrimSpace(attr(t, "calledElement")), calledLine: p.attrLine("calledElement", line)}
 		for _, at := range t.Attr {
 			if at.Name.Local == "topic" && (at.Name.Space == CamundaNamespace || at.Name.Space == "camunda") {
 				x.topic = strings.TrimSpace(at.Value)
@@ -121,7 +135,7 @@ func (p *parser) extension(t xml.StartElement, line, act int) {
 	switch t.Name.Local {
 	case "skill":
 		if ref := strings.TrimSpace(attr(t, "ref")); ref != "" {
-			a.Skills = append(a.Skills, record.SkillRef{Ref: ref, Line: line})
+			a.Skills = append(a.Skills, record.SkillRef{Ref: ref, Line: p.attrLine("ref", line)})
 		}
 	case "no-skill":
 		if r := strings.TrimSpace(attr(t, "reason")); r != "" && a.NoSkillReason == "" {
@@ -162,10 +176,14 @@ func (p *parser) closeActivity(act int) {
 			a.Skills = append(a.Skills, record.SkillRef{Ref: x.topic, Line: a.Line, Implicit: true})
 		}
 	}
-	line := a.Line
+	line := x.calledLine
 	a.Called = x.calledAttr
 	if a.Called == "" {
 		a.Called, line = x.zeebeCall, x.zeebeLine
+	}
+	a.Refs.Set("calledElement", a.Called, line)
+	for _, s := range a.Skills {
+		a.Refs.Set("skill", s.Ref, s.Line)
 	}
 	if a.Called != "" && Dynamic(a.Called) {
 		a.CalledDynamic = true

@@ -53,6 +53,34 @@ type File struct {
 	Findings   []Finding
 }
 
+// RefLines records the 1-based line of each reference a record makes, by
+// field ("satisfies", "subprocesses", "remedies.tool", "parent",
+// "blocking", "blocked_by", "skill", "calledElement"), so that a finding
+// about a reference carries the line of the reference itself (SPEC §4),
+// whatever the file format.
+type RefLines map[string]map[string]int
+
+// Set records the line of ref in field; the first line of a ref is kept.
+func (r *RefLines) Set(field, ref string, line int) {
+	if line < 1 || ref == "" {
+		return
+	}
+	if *r == nil {
+		*r = RefLines{}
+	}
+	m := (*r)[field]
+	if m == nil {
+		m = map[string]int{}
+		(*r)[field] = m
+	}
+	if _, ok := m[ref]; !ok {
+		m[ref] = line
+	}
+}
+
+// Line is the line of ref in field, or 0 when it was not recorded.
+func (r RefLines) Line(field, ref string) int { return r[field][ref] }
+
 // Script is one package.json script (tier C evidence, SPEC §5.1).
 type Script struct {
 	Key     string
@@ -174,6 +202,8 @@ type Tool struct {
 	McpName     string // MCP tool name as listed
 	// Extra holds unknown fields, kept as data.
 	Extra map[string]any
+	// Refs are the lines of satisfies, subprocesses and remedies.tool entries.
+	Refs RefLines
 }
 
 // SkillRef is a skill named by a BPMN step.
@@ -199,6 +229,8 @@ type Activity struct {
 	Parent        string // enclosing subProcess id, "" at top level
 	Beans         []string
 	Documentation string
+	// Refs are the lines of skill refs and of the call target.
+	Refs RefLines
 }
 
 // Flow is a BPMN sequence flow.
@@ -239,6 +271,8 @@ type Bean struct {
 	BlockedBy    []string
 	Mentions     []string // names in backticks or linked files
 	Line         int
+	// Refs are the lines of parent, blocking and blocked_by entries.
+	Refs RefLines
 }
 
 // Contract is a JSON-Schema I/O contract (SPEC §2.7).

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -32,6 +33,13 @@ func (p *parser) hard() {
 	}
 	if id == "" {
 		id = p.stem
+	}
+	if why := idcheck.Unsafe(id); why != "" {
+		line := 1
+		if e, ok := p.fm.Root.get("skill"); ok {
+			line = e.Line
+		}
+		p.add(CodeIDInvalid, record.Error, line, "", fmt.Sprintf("hard skill id %q holds %s", id, why))
 	}
 	s := p.base(id, FlavourHard)
 	if s.Name == "" {

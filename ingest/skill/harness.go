@@ -1,6 +1,8 @@
 package skill
 
 import (
+	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -12,6 +14,9 @@ import (
 // real corpora carry many.
 func (p *parser) harness() record.Skill {
 	s := p.base(p.stem, FlavourHarness)
+	if !idcheck.Name.MatchString(p.stem) {
+		p.add(CodeIDInvalid, record.Error, 1, "", fmt.Sprintf("harness skill id %q (the file stem) does not match %s", p.stem, idcheck.Name))
+	}
 	s.Input, s.InputLine = scalarOf(p.fm.Root, "input")
 	s.Output, s.OutputLine = scalarOf(p.fm.Root, "output")
 	if s.Input == "" {

@@ -31,6 +31,11 @@ const (
 	FlavourHard    = "hard"
 )
 
+// CodeIDInvalid is a skill id that is not one (SPEC §2.1: harness skill ids
+// match ^[a-z][a-z0-9-]*$; no id holds quotes, angle brackets, whitespace,
+// control or bidi formatting characters).
+const CodeIDInvalid = "skill-id-invalid"
+
 // Parser names set in record.File.Parser.
 const (
 	ParserSkill = "skill"

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -62,6 +63,9 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
 		p.add("tool-skill-invalid", record.Error, ke.Line, "", "tool skill key must be a non-empty string")
+	}
+	if why := idcheck.Unsafe(key); why != "" {
+		p.add("tool-skill-invalid", record.Error, ke.Line, "", fmt.Sprintf("tool skill key %q holds %s", key, why))
 	}
 	t.Key = key
 	t.Title, _ = scalarOf(m, "title")

@@ -21,6 +21,12 @@ func (f *fileParser) tool(n *yaml.Node, base string) {
 		Renders:      ynode.Strings(ynode.Get(n, "renders")),
 		Subprocesses: ynode.Strings(ynode.Get(n, "subprocesses")),
 	}
+	for _, it := range ynode.Items(ynode.Get(n, "satisfies")) {
+		t.Refs.Set("satisfies", ynode.Str(it), ynode.Line(it))
+	}
+	for _, it := range ynode.Items(ynode.Get(n, "subprocesses")) {
+		t.Refs.Set("subprocesses", ynode.Str(it), ynode.Line(it))
+	}
 	subject := t.ID
 	f.validate(n, base, subject)
 	f.unknownFields(n, base, subject, &t)
@@ -40,6 +46,11 @@ func (f *fileParser) tool(n *yaml.Node, base string) {
 	f.selection(n, &t)
 	f.requires(n, &t)
 	t.Remedies = remedies(ynode.Get(n, "remedies"))
+	for _, it := range ynode.Items(ynode.Get(n, "remedies")) {
+		if tl := ynode.Get(it, "tool"); tl != nil {
+			t.Refs.Set("remedies.tool", ynode.Str(tl), ynode.Line(tl))
+		}
+	}
 	t.Maintains = maintains(ynode.Get(n, "maintains"))
 	if t.Requires != nil && t.Requires.Network != nil && *t.Requires.Network && len(t.Remedies) == 0 {
 		f.add(CodeNetworkNoRemedies, record.Error, ynode.Line(ynode.Get(ynode.Get(n, "requires"), "network")), subject,

@@ -1,0 +1,124 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cayleygraph/quad"
+	"github.com/cayleygraph/quad/nquads"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/jsonld"
+
+	"github.com/skillgraph/skillgraph/ingest/bean"
+	"github.com/skillgraph/skillgraph/ingest/bpmn"
+	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/ingest/skill"
+)
+
+// TestHostileIDsAreFindings: an id with a quote, angle brackets, a NUL, a
+// newline or a bidi override is a finding at its line in every format
+// whose ids the corpus writes (issue #16.5); a plain id is not.
+func TestHostileIDsAreFindings(t *testing.T) {
+	bpmnDoc := func(pid, tid string) []byte {
+		return fmt.Appendf(nil, `<?xml version="1.0"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL">
+<process id="%s">
+<task id="%s"/>
+</process>
+</definitions>`, pid, tid)
+	}
+	cases := []struct {
+		name string
+		file record.File
+		code string
+		line int // 0: no finding of code expected
+	}{
+		{"harness stem with quote", skill.Parse(`skills/p/q"uo<te>.md`, []byte("# Q\n"), skill.Options{}), "skill-id-invalid", 1},
+		{"harness stem upper case", skill.Parse("skills/p/Deploy.md", []byte("# D\n"), skill.Options{}), "skill-id-invalid", 1},
+		{"harness stem fine", skill.Parse("skills/p/deploy.md", []byte("# D\n"), skill.Options{}), "skill-id-invalid", 0},
+		{"hard skill id with RTL override", skill.Parse("skills/h/SKILL.md", []byte("---\ndescription: d\nskill: \"abc\\u202Etxt\"\n---\n"), skill.Options{}), "skill-id-invalid", 3},
+		{"tool skill key with newline", skill.Parse("skills/t.md", []byte("---\ntrigger:\n  tool: x\nkey: \"a\\nb\"\n---\n"), skill.Options{}), "tool-skill-invalid", 4},
+		{"BPMN process id decoded to <x>", bpmn.Parse("processes/p.bpmn", bpmnDoc("P&lt;x&gt;", "T1")), "bpmn-invalid", 3},
+		{"BPMN task id with NUL reference", bpmn.Parse("processes/p.bpmn", bpmnDoc("P", "T&#x202E;1")), "bpmn-invalid", 4},
+		{"BPMN ids fine", bpmn.Parse("processes/p.bpmn", bpmnDoc("P", "Task_1")), "bpmn-invalid", 0},
+		{"bean id with quote", bean.Parse(`beans/b"1--x.md`, []byte("---\ntitle: b\n---\n")), "bean-invalid", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := 0
+			for _, f := range tc.file.Findings {
+				if f.Code == tc.code {
+					got = f.Line
+				}
+			}
+			if got != tc.line {
+				t.Errorf("%s at line %d, want %d; findings %+v", tc.code, got, tc.line, tc.file.Findings)
+			}
+		})
+	}
+}
+
+// TestExportRoundTripHostileCorpus: a corpus whose Tool id, skill file name
+// and BPMN ids hold ", <, >, a NUL reference and a bidi override ingests
+// into a store whose N-Quads export Cayley's own reader takes back quad for
+// quad, and whose JSON-LD export compacts (issue #16.5).
+func TestExportRoundTripHostileCorpus(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`skills/p/q"uo<te>.md`, "# Quote\n")
+	write("tools/t.json", `{"id": "a\"b", "title": "t", "description": "d", "satisfies": ["q\"uo<te>", "x\u202Ey"], "install": {"none": true}, "invoke": {"shell": "x"}}`)
+	write("processes/p.bpmn", `<?xml version="1.0"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:x="urn:x">
+<process id="P&lt;x&gt;"><task id="T&#x202E;1"><extensionElements><x:skill ref="a&quot;b&#10;c"/></extensionElements></task></process>
+</definitions>`)
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	n, err := st.WriteNQuads(ctx, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := nquads.NewReader(strings.NewReader(b.String()), true)
+	var back []quad.Quad
+	for {
+		q, err := r.ReadQuad()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("cayley's N-Quads reader refuses the export: %v", err)
+		}
+		back = append(back, q)
+	}
+	if len(back) != n {
+		t.Fatalf("read back %d quads of %d", len(back), n)
+	}
+	exp, err := jsonld.FromQuads(back)
+	if err != nil {
+		t.Fatalf("json-ld export: %v", err)
+	}
+	if _, err := jsonld.Compact(exp); err != nil {
+		t.Fatalf("json-ld compact: %v", err)
+	}
+}
