@@ -92,6 +92,7 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 		}
 		instances[c.Instance.Name] = root
 		us, err := parseCorpus(ctx, c, opt)
+		c.Close() // everything of this corpus has been read
 		if err != nil {
 			return Result{}, err
 		}
@@ -208,10 +209,6 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 // parseCorpus reads and parses every source of one corpus.
 func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
 	in := c.Instance
-	maxSize := opt.MaxFileSize
-	if maxSize <= 0 {
-		maxSize = discover.DefaultMaxFileSize
-	}
 	// The context salt: a parse depends on the declaration and the
 	// vocabulary as well as on the file itself.
 	salt := sha256.New()
@@ -224,10 +221,9 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		if s.Kind != discover.KindVocabulary {
 			continue
 		}
-		data, err := discover.ReadFile(s.Abs, maxSize)
+		data, err := c.ReadFile(s.Path)
 		if err != nil {
-			vocFindings = append(vocFindings, readFinding(s.Path, err))
-			continue
+			continue // the vocabulary's own unit reports the read error
 		}
 		salt.Write(data)
 		v, err := vocab.Parse(data, in.CanonicalURL)
@@ -246,8 +242,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 				return true
 			}
 		}
-		_, err := discover.ReadFileIn(c.Root, rel, maxSize)
-		return err == nil
+		return c.Exists(rel)
 	}
 	var units []*unit
 	have := map[string]bool{}
@@ -258,7 +253,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		data, err := discover.ReadFile(s.Abs, maxSize)
+		data, err := c.ReadFile(s.Path)
 		if err == nil && s.Kind == discover.KindAny {
 			if s.Kind = discover.Sniff(data); s.Kind == "" {
 				continue // not a format skillgraph reads
@@ -304,7 +299,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 	}
 	sort.Strings(extra)
 	for _, ref := range extra {
-		data, err := discover.ReadFileIn(c.Root, ref, maxSize)
+		data, err := c.ReadFile(ref)
 		if err != nil {
 			continue // the skill's contract-unreadable finding says it
 		}
@@ -328,12 +323,7 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 	return &unit{in: in, file: f, meta: meta, digest: digest}
 }
 
-func readFinding(rel string, err error) record.Finding {
-	if errors.Is(err, discover.ErrTooLarge) {
-		return record.Finding{Code: "file-too-large", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
-	}
-	return record.Finding{Code: "file-unreadable", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
-}
+func readFinding(rel string, err error) record.Finding { return discover.ReadError(rel, err) }
 
 // parseOne runs the parser of a source's kind.
 func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Vocabulary, exists func(string) bool) record.File {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/skillgraph/skillgraph/ingest/discover"
 )
 
 // Watch re-ingests when a file under the corpora changes, until ctx ends.
@@ -70,11 +72,8 @@ func addTree(w *fsnotify.Watcher, root string) {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		switch d.Name() {
-		case ".git", "node_modules", ".skillgraph":
-			if p != root {
-				return filepath.SkipDir
-			}
+		if p != root && discover.SkipDir(d.Name()) {
+			return filepath.SkipDir
 		}
 		_ = w.Add(p)
 		return nil

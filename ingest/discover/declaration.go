@@ -8,8 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	iofs "io/fs"
 	"regexp"
 	"sort"
 	"strings"
@@ -150,21 +149,23 @@ func jsonErrorLine(data []byte, err error) int {
 
 // findDeclaration looks for harness.json, else any root *.json that is an
 // instance declaration (first by name). A root file that is a symlink out
-// of the root is never read; escaped names it.
-func findDeclaration(root string, maxSize int64) (rel string, data []byte, escaped []string) {
+// of the root, or is not a regular file, is never read; fs says so.
+func findDeclaration(r *Root) (rel string, data []byte, fs []record.Finding) {
+	reported := map[string]bool{}
 	read := func(name string) ([]byte, error) {
-		data, err := readIn(root, filepath.Join(root, name), maxSize)
-		if errors.Is(err, ErrEscapes) {
-			escaped = append(escaped, name)
+		data, err := r.ReadFile(name)
+		if err != nil && !errors.Is(err, iofs.ErrNotExist) && !reported[name] {
+			reported[name] = true
+			fs = append(fs, readError(name, err))
 		}
 		return data, err
 	}
 	if data, err := read("harness.json"); err == nil && isDeclaration(data) {
-		return "harness.json", data, escaped
+		return "harness.json", data, fs
 	}
-	entries, err := os.ReadDir(root)
+	entries, err := iofs.ReadDir(r.FS(), ".")
 	if err != nil {
-		return "", nil, escaped
+		return "", nil, fs
 	}
 	var names []string
 	for _, e := range entries {
@@ -174,14 +175,16 @@ func findDeclaration(root string, maxSize int64) (rel string, data []byte, escap
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		data, err := readIn(root, filepath.Join(root, n), maxSize)
+		// Only an escaping harness.json is reported: other root *.json
+		// files need not be declarations at all.
+		data, err := r.ReadFile(n)
 		if err == nil && isDeclaration(data) {
-			return n, data, escaped
+			return n, data, fs
 		}
 	}
-	if data, err := readIn(root, filepath.Join(root, "harness.json"), maxSize); err == nil {
+	if data, err := read("harness.json"); err == nil {
 		// A harness.json that is not a declaration is still meant as one.
-		return "harness.json", data, escaped
+		return "harness.json", data, fs
 	}
-	return "", nil, escaped
+	return "", nil, fs
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -50,6 +49,8 @@ type Corpus struct {
 	Sources         []Source
 	// Findings are discovery problems: directory-missing, path-escapes-root, …
 	Findings []record.Finding
+
+	fs *Root // every read under Root goes through it
 }
 
 // Options tune discovery.
@@ -63,7 +64,8 @@ var typologyKinds = map[string]string{
 	"beans": KindBean, "schemas": KindContract, "mcp": KindMCP,
 }
 
-// Load discovers one corpus rooted at root.
+// Load discovers one corpus rooted at root. The corpus keeps the root open
+// for confined reading (Corpus.ReadFile) until Close.
 func Load(root string, opt Options) (*Corpus, error) {
 	if opt.MaxFileSize <= 0 {
 		opt.MaxFileSize = DefaultMaxFileSize
@@ -82,12 +84,14 @@ func Load(root string, opt Options) (*Corpus, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	c := &Corpus{Root: abs}
-	dirs := []record.Directory(nil)
-	rel, data, escaped := findDeclaration(abs, opt.MaxFileSize)
-	for _, name := range escaped {
-		c.Findings = append(c.Findings, escapeFinding(name))
+	r, err := OpenRoot(abs, opt.MaxFileSize)
+	if err != nil {
+		return nil, err
 	}
+	c := &Corpus{Root: abs, fs: r}
+	dirs := []record.Directory(nil)
+	rel, data, fs := findDeclaration(r)
+	c.Findings = append(c.Findings, fs...)
 	if rel != "" {
 		in, fs, ok := parseDeclaration(rel, data)
 		c.Findings = append(c.Findings, fs...)
@@ -102,14 +106,14 @@ func Load(root string, opt Options) (*Corpus, error) {
 		c.Instance.Name = defaultName(abs)
 	}
 	if c.DeclarationData == nil {
-		dirs = conventional(abs)
+		dirs = c.conventional()
 	}
 	seen := map[string]bool{}
-	if c.DeclarationData == nil && !anyExists(abs, dirs) {
+	if c.DeclarationData == nil && !c.anyExists(dirs) {
 		// Neither a declaration nor the conventional layout: scan the whole
 		// root and let content decide, rather than report a clean run over
 		// nothing.
-		c.walk(abs, []string{KindAny}, seen, opt)
+		c.walk(".", []string{KindAny}, seen)
 	}
 	for _, d := range dirs {
 		var kinds []string
@@ -118,17 +122,23 @@ func Load(root string, opt Options) (*Corpus, error) {
 				kinds = append(kinds, k)
 			}
 		}
-		dir := filepath.Join(abs, filepath.FromSlash(strings.TrimSuffix(d.Path, "/")))
-		if !within(abs, dir) {
-			file := c.Instance.File
-			if d.Conventional {
-				file = ".beans.yml" // the only conventional directory read from a file
-			}
+		file := c.Instance.File
+		if d.Conventional {
+			file = ".beans.yml" // the only conventional directory read from a file
+		}
+		dir, ok := c.relDir(d.Path)
+		if !ok {
 			c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
 				Message: fmt.Sprintf("declared directory %q leaves the corpus root", d.Path), File: file, Line: max(d.Line, 1)})
 			continue
 		}
-		if _, err := os.Stat(dir); err != nil {
+		st, err := r.Stat(dir)
+		if errors.Is(err, ErrEscapes) {
+			c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
+				Message: fmt.Sprintf("declared directory %q is a symlink out of the corpus root; not followed", d.Path), File: file, Line: max(d.Line, 1)})
+			continue
+		}
+		if err != nil || !st.IsDir() {
 			if !d.Conventional {
 				c.Findings = append(c.Findings, record.Finding{Code: "directory-missing", Severity: record.Error,
 					Message: fmt.Sprintf("declared directory %q (%s) does not exist: nothing was scanned there", d.Path, d.ID),
@@ -139,48 +149,77 @@ func Load(root string, opt Options) (*Corpus, error) {
 		if len(kinds) == 0 {
 			continue // a typology skillgraph does not read
 		}
-		c.walk(dir, kinds, seen, opt)
+		c.walk(dir, kinds, seen)
 	}
 	if c.DeclarationData != nil {
 		// The beans path of .beans.yml is read even when undeclared.
-		if p := beansPath(abs); p != "" {
-			if dir := filepath.Join(abs, filepath.FromSlash(p)); within(abs, dir) {
-				if _, err := os.Stat(dir); err == nil {
-					c.walk(dir, []string{KindBean}, seen, opt)
-				}
+		if p := c.beansPath(); p != "" {
+			if dir, ok := c.relDir(p); ok && r.IsDir(dir) {
+				c.walk(dir, []string{KindBean}, seen)
 			}
 		}
 	}
 	// A root package.json: its scripts are tier-C evidence.
-	if p := filepath.Join(abs, "package.json"); !inside(abs, p) {
+	if _, err := r.Stat("package.json"); errors.Is(err, ErrEscapes) {
 		c.Findings = append(c.Findings, escapeFinding("package.json"))
-	} else if fileExists(p) {
-		c.add(Source{Path: "package.json", Abs: p, Kind: KindPackage}, seen)
+	} else if _, err := r.Lstat("package.json"); err == nil {
+		// Anything but a regular file is file-unreadable when read.
+		c.add(Source{Path: "package.json", Abs: filepath.Join(abs, "package.json"), Kind: KindPackage}, seen)
 	}
+	c.vocabulary(seen)
+	sort.Slice(c.Sources, func(i, j int) bool { return c.Sources[i].Path < c.Sources[j].Path })
+	return c, nil
+}
+
+// vocabulary adds the type vocabulary (declared, else the conventional
+// schemas/tool-types.schema.json) to the sources.
+func (c *Corpus) vocabulary(seen map[string]bool) {
 	voc := c.Instance.Vocabulary
 	if voc == "" {
 		voc = "schemas/tool-types.schema.json"
 	}
-	if p := filepath.Join(abs, filepath.FromSlash(voc)); !inside(abs, p) {
+	rel, ok := c.relDir(voc)
+	_, err := c.fs.Stat(rel)
+	if !ok || errors.Is(err, ErrEscapes) {
 		c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
 			Message: fmt.Sprintf("vocabulary %q leaves the corpus root; not read, the built-in vocabulary is used", voc), File: voc, Line: 1})
-		if !within(abs, p) && c.Instance.File != "" {
+		if !ok && c.Instance.File != "" {
 			c.Findings[len(c.Findings)-1].File = c.Instance.File // a declared path, not a file
 		}
 		c.Instance.Vocabulary = ""
-	} else {
-		if _, err := os.Stat(p); err == nil {
-			c.Instance.Vocabulary = voc
-			c.add(Source{Path: voc, Abs: p, Kind: KindVocabulary}, seen)
-		} else if c.Instance.Vocabulary != "" {
-			c.Findings = append(c.Findings, record.Finding{Code: "file-unreadable", Severity: record.Error,
-				Message: fmt.Sprintf("vocabulary %q does not exist", voc), File: c.Instance.File, Line: 1})
-			c.Instance.Vocabulary = ""
-		}
+		return
 	}
-	sort.Slice(c.Sources, func(i, j int) bool { return c.Sources[i].Path < c.Sources[j].Path })
-	return c, nil
+	if _, err := c.fs.Lstat(rel); err == nil {
+		c.Instance.Vocabulary = rel
+		c.add(Source{Path: rel, Abs: filepath.Join(c.Root, filepath.FromSlash(rel)), Kind: KindVocabulary}, seen)
+	} else if c.Instance.Vocabulary != "" {
+		c.Findings = append(c.Findings, record.Finding{Code: "file-unreadable", Severity: record.Error,
+			Message: fmt.Sprintf("vocabulary %q does not exist", voc), File: c.Instance.File, Line: 1})
+		c.Instance.Vocabulary = ""
+	}
 }
+
+// relDir turns a declared path (relative, or absolute meaning below the
+// root) into a slash path relative to the root; ok is false when it leaves
+// the root lexically.
+func (c *Corpus) relDir(declared string) (string, bool) {
+	p := filepath.Join(c.Root, filepath.FromSlash(strings.TrimSuffix(declared, "/")))
+	if !within(c.Root, p) {
+		return "", false
+	}
+	return c.rel(p), true
+}
+
+// ReadFile reads a corpus file by its slash path relative to the root,
+// confined to the root (see Root.ReadFile).
+func (c *Corpus) ReadFile(rel string) ([]byte, error) { return c.fs.ReadFile(rel) }
+
+// Exists reports whether rel is a regular file or a directory inside the
+// corpus root, without reading it.
+func (c *Corpus) Exists(rel string) bool { return c.fs.Exists(rel) }
+
+// Close releases the corpus root.
+func (c *Corpus) Close() error { return c.fs.Close() }
 
 func (c *Corpus) add(s Source, seen map[string]bool) {
 	if seen[s.Path] {
@@ -218,7 +257,7 @@ func defaultName(abs string) string {
 }
 
 // conventional is the layout used without a declaration.
-func conventional(abs string) []record.Directory {
+func (c *Corpus) conventional() []record.Directory {
 	d := func(p string, t ...string) record.Directory {
 		return record.Directory{ID: p, Path: p, Typologies: t, Conventional: true}
 	}
@@ -226,7 +265,7 @@ func conventional(abs string) []record.Directory {
 		d("skills", "skills"), d(".claude/skills", "skills"), d("tools", "tools"), d("processes", "processes"),
 		d("schemas/skills", "schemas"), d("mcp", "mcp"),
 	}
-	if p := beansPath(abs); p != "" {
+	if p := c.beansPath(); p != "" {
 		dirs = append(dirs, d(p, "beans"))
 	} else {
 		dirs = append(dirs, d("beans", "beans"), d(".beans", "beans"))
@@ -235,9 +274,12 @@ func conventional(abs string) []record.Directory {
 }
 
 // beansPath reads `beans.path` (or `path`) from .beans.yml; "" when absent.
-func beansPath(abs string) string {
-	data, err := readIn(abs, filepath.Join(abs, ".beans.yml"), 1<<20)
+func (c *Corpus) beansPath() string {
+	data, err := c.fs.ReadFile(".beans.yml")
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.Findings = append(c.Findings, readError(".beans.yml", err))
+		}
 		return ""
 	}
 	// A tiny reader for the two keys we need; a full YAML parse is overkill
@@ -259,55 +301,105 @@ func beansPath(abs string) string {
 	return ".beans"
 }
 
-// within reports whether p is root or below it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// SkipDir reports the directories that are never walked (nor watched):
+// version control, installed packages and skillgraph's own store.
+func SkipDir(name string) bool {
+	switch name {
+	case ".git", "node_modules", ".skillgraph":
+		return true
+	}
+	return false
 }
 
-// skipDirs are never walked.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, ".skillgraph": true}
-
-func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool, opt Options) {
+// walk adds the files below dir (a slash path relative to the root) that
+// one of kinds reads. It walks through the confined root, so a directory
+// swapped for a symlink mid-walk cannot lead it out. Files under a typed
+// directory that no parser reads are reported once per directory and
+// extension (file-not-read, SPEC §1.2).
+func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 	manifests := map[string]string{} // dir → package-manifest name
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		rel := c.rel(p)
+	notRead := map[string][]string{} // extension → files, in walk order
+	var exts []string
+	_ = fs.WalkDir(c.fs.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			c.Findings = append(c.Findings, record.Finding{Code: "file-unreadable", Severity: record.Error,
-				Message: fmt.Sprintf("cannot read: %v", err), File: rel, Line: 1})
+				Message: fmt.Sprintf("cannot read: %v", err), File: p, Line: 1})
 			return nil
 		}
 		if d.IsDir() {
-			if p != dir && skipDirs[d.Name()] {
-				return filepath.SkipDir
+			if p != dir && SkipDir(d.Name()) {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
-			if err != nil || !within(c.Root, target) {
-				c.Findings = append(c.Findings, record.Finding{Code: "path-escapes-root", Severity: record.Error,
-					Message: "symlink points outside the corpus root (or nowhere); not followed", File: rel, Line: 1})
+			st, err := c.fs.Stat(p)
+			if err != nil {
+				c.Findings = append(c.Findings, escapeFinding(p))
 				return nil
 			}
-			if st, err := os.Stat(target); err != nil || st.IsDir() {
+			if st.IsDir() {
 				return nil // symlinked directories are not followed: no loops
 			}
-		} else if !d.Type().IsRegular() {
-			return nil
 		}
+		// Anything else that is not a regular file (a FIFO, a device) is
+		// classified like a file and refused when read: file-unreadable.
 		for _, k := range kinds {
-			if s, ok := classify(rel, k); ok {
-				s.Abs = p
+			if s, ok := classify(p, k); ok {
+				s.Abs = filepath.Join(c.Root, filepath.FromSlash(p))
 				if s.Kind == KindSkill {
-					s.Package = c.packageOf(filepath.Dir(p), manifests, opt)
+					s.Package = c.packageOf(path.Dir(p), manifests)
 				}
 				c.add(s, seen)
-				break
+				return nil
 			}
+		}
+		if kinds[0] != KindAny && !strings.HasPrefix(d.Name(), ".") && !ignoredBeside(p, kinds) {
+			ext := kindOfFile(d.Name())
+			if _, ok := notRead[ext]; !ok {
+				exts = append(exts, ext)
+			}
+			notRead[ext] = append(notRead[ext], p)
 		}
 		return nil
 	})
+	for _, ext := range exts {
+		c.Findings = append(c.Findings, notReadFinding(dir, ext, notRead[ext]))
+	}
+}
+
+// kindOfFile names a file's kind for file-not-read: its extension
+// (".dmn", ".png"), or the name itself when it has none ("Makefile").
+func kindOfFile(base string) string {
+	if ext := strings.ToLower(path.Ext(base)); ext != "" {
+		return ext
+	}
+	return base
+}
+
+// ignoredBeside reports files that sit beside sources on purpose and are
+// not content: a package-manifest.json in a skills directory (read for the
+// package name) and a README.md in a beans directory.
+func ignoredBeside(p string, kinds []string) bool {
+	base := path.Base(p)
+	for _, k := range kinds {
+		if (k == KindSkill && base == "package-manifest.json") || (k == KindBean && base == "README.md") {
+			return true
+		}
+	}
+	return false
+}
+
+// notReadFinding is the one file-not-read finding (info) of a directory and
+// a kind of file: nothing under a declared directory is skipped silently
+// (SPEC §1.2).
+func notReadFinding(dir, ext string, files []string) record.Finding {
+	what := fmt.Sprintf("%d %q files", len(files), ext)
+	if len(files) == 1 {
+		what = fmt.Sprintf("1 %q file", ext)
+	}
+	return record.Finding{Code: "file-not-read", Severity: record.Info, File: files[0], Line: 1,
+		Message: fmt.Sprintf("%s under %s/ not read: no parser reads this kind of file there (first: %s)", what, dir, files[0])}
 }
 
 func (c *Corpus) rel(p string) string {
@@ -330,7 +422,7 @@ func classify(rel, kind string) (Source, bool) {
 		}
 	case KindTool:
 		switch ext {
-		case ".json", ".yaml", ".yml", ".ts", ".mts", ".js":
+		case ".json", ".yaml", ".yml", ".ts", ".mts", ".js", ".mjs":
 			if strings.HasSuffix(base, ".d.ts") {
 				return Source{}, false
 			}
@@ -368,9 +460,9 @@ func classify(rel, kind string) (Source, bool) {
 	return Source{}, false
 }
 
-func anyExists(abs string, dirs []record.Directory) bool {
+func (c *Corpus) anyExists(dirs []record.Directory) bool {
 	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(d.Path))); err == nil {
+		if _, err := c.fs.Stat(d.Path); err == nil {
 			return true
 		}
 	}
@@ -394,67 +486,29 @@ func Sniff(data []byte) string {
 }
 
 // packageOf is the `name` of a package-manifest.json in dir, else dir's name.
-func (c *Corpus) packageOf(dir string, cache map[string]string, opt Options) string {
+func (c *Corpus) packageOf(dir string, cache map[string]string) string {
 	if p, ok := cache[dir]; ok {
 		return p
 	}
-	name := filepath.Base(dir)
-	if data, err := readIn(c.Root, filepath.Join(dir, "package-manifest.json"), opt.MaxFileSize); err == nil {
+	name := path.Base(dir)
+	if dir == "." {
+		name = filepath.Base(c.Root)
+	}
+	manifest := path.Join(dir, "package-manifest.json")
+	data, err := c.fs.ReadFile(manifest)
+	switch {
+	case err == nil:
 		var m struct {
 			Name string `json:"name"`
 		}
 		if json.Unmarshal(data, &m) == nil && m.Name != "" {
 			name = m.Name
 		}
+	case !errors.Is(err, fs.ErrNotExist):
+		c.Findings = append(c.Findings, readError(manifest, err))
 	}
 	cache[dir] = name
 	return name
-}
-
-// ErrTooLarge is returned by ReadFile for a file over the size cap.
-var ErrTooLarge = errors.New("file too large")
-
-// ReadFile reads a file with a size cap; over the cap it returns ErrTooLarge
-// without reading the rest.
-func ReadFile(p string, maxSize int64) ([]byte, error) {
-	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
-	}
-	return readCapped(p, maxSize)
-}
-
-// ErrEscapes is returned by ReadFileIn for a path that leaves the corpus
-// root, lexically or through a symlink.
-var ErrEscapes = errors.New("path leaves the corpus root (a symlink out of it, or ..); not read")
-
-// ReadFileIn reads rel (slash-separated, relative to root) with a size cap,
-// refusing a path that leaves root lexically or through a symlink. root
-// must be absolute with its own symlinks resolved (Corpus.Root is).
-func ReadFileIn(root, rel string, maxSize int64) ([]byte, error) {
-	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
-	}
-	return readIn(root, filepath.Join(root, filepath.FromSlash(rel)), maxSize)
-}
-
-// inside reports whether p is within root after resolving symlinks; a path
-// that does not exist is judged lexically.
-func inside(root, p string) bool {
-	if !within(root, p) {
-		return false
-	}
-	if _, err := os.Lstat(p); err != nil {
-		return true // nothing there: nothing to follow
-	}
-	real, err := filepath.EvalSymlinks(p)
-	return err == nil && within(root, real)
-}
-
-func readIn(root, p string, maxSize int64) ([]byte, error) {
-	if !inside(root, p) {
-		return nil, ErrEscapes
-	}
-	return readCapped(p, maxSize)
 }
 
 func escapeFinding(rel string) record.Finding {
@@ -462,23 +516,17 @@ func escapeFinding(rel string) record.Finding {
 		Message: "symlink points outside the corpus root (or nowhere); not followed", File: rel, Line: 1}
 }
 
-func readCapped(p string, maxSize int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
+// readError is the finding of a file that could not be read: too large,
+// a symlink out of the root, or unreadable (a FIFO, a device, no permission).
+func readError(rel string, err error) record.Finding {
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return record.Finding{Code: "file-too-large", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
+	case errors.Is(err, ErrEscapes):
+		return escapeFinding(rel)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > maxSize {
-		return nil, fmt.Errorf("%w: over %d bytes", ErrTooLarge, maxSize)
-	}
-	return data, nil
+	return record.Finding{Code: "file-unreadable", Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
 }
 
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
-}
+// ReadError is the finding for an error of Corpus.ReadFile on rel.
+func ReadError(rel string, err error) record.Finding { return readError(rel, err) }

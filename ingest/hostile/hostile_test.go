@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -106,6 +107,19 @@ var generated = []struct {
 		write(t, root, "skills/p/ok.md", "---\nname: ok\ndescription: d\ninput: other/contract.json\n---\n")
 	}, []string{"path-escapes-root harness.json", "path-escapes-root package.json",
 		"path-escapes-root schemas/tool-types.schema.json", "contract-unreadable skills/p/ok.md", "!declaration-invalid"}},
+	{"fifo-named-files", func(t *testing.T, root, _ string) {
+		// A FIFO blocks an open for reading until a writer comes: every file
+		// read by name or found by a walk may be one (issue #16.3).
+		write(t, root, "skills/p/ok.md", "---\nname: ok\ndescription: d\ninput: other/c.json\n---\n")
+		write(t, root, "skills/p/SKILL.md", "---\nskill: hard\ndescription: d\nincludes: fifo.txt\n---\n")
+		for _, rel := range []string{"harness.json", ".beans.yml", "package.json", "skills/p/package-manifest.json",
+			"schemas/tool-types.schema.json", "other/c.json", "skills/p/fifo.txt", "skills/p/fifo.md", "tools/fifo.json", "processes/fifo.bpmn"} {
+			mkfifo(t, root, rel)
+		}
+	}, []string{"file-unreadable harness.json", "file-unreadable .beans.yml", "file-unreadable package.json",
+		"file-unreadable skills/p/package-manifest.json", "file-unreadable schemas/tool-types.schema.json",
+		"file-unreadable skills/p/fifo.md", "file-unreadable tools/fifo.json", "file-unreadable processes/fifo.bpmn",
+		"contract-unreadable skills/p/ok.md", "include-missing skills/p/SKILL.md"}},
 	{"deep-json", func(t *testing.T, root, _ string) {
 		const n = 200000
 		write(t, root, "tools/deep.json", `{"id": "deep", "satisfies": ["x"], "x": `+strings.Repeat("[", n)+strings.Repeat("]", n)+`}`)
@@ -198,6 +212,17 @@ func write(t *testing.T, root, rel, data string) {
 	}
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func mkfifo(t *testing.T, root, rel string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("FIFOs unsupported here: %v", err)
 	}
 }
 
@@ -344,24 +369,47 @@ func ingestCase(t *testing.T, root string) []queries.Finding {
 	if err != nil || len(before) == 0 {
 		t.Fatalf("mini sources: %v %v", before, err)
 	}
-	var snap *queries.Snapshot
-	func() {
+	// The ingest runs in its own goroutine so that one that blocks where no
+	// context reaches (an open of a FIFO) fails the case instead of
+	// hanging the test binary.
+	type outcome struct {
+		snap *queries.Snapshot
+		err  string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var out outcome
 		defer func() {
 			if r := recover(); r != nil {
-				t.Fatalf("panic: %v\n%s", r, debug.Stack())
+				out = outcome{err: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
 			}
+			done <- out
 		}()
 		start := time.Now()
 		if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-			t.Fatalf("ingest returned an error (want findings): %v", err)
+			out.err = fmt.Sprintf("ingest returned an error (want findings): %v", err)
+			return
 		}
-		if snap, err = queries.Build(ctx, st); err != nil {
-			t.Fatalf("snapshot: %v", err)
+		snap, err := queries.Build(ctx, st)
+		if err != nil {
+			out.err = fmt.Sprintf("snapshot: %v", err)
+			return
 		}
+		out.snap = snap
 		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("ingest + snapshot took %v", d)
+			out.err = fmt.Sprintf("ingest + snapshot took %v", d)
 		}
 	}()
+	var snap *queries.Snapshot
+	select {
+	case out := <-done:
+		if out.err != "" {
+			t.Fatal(out.err)
+		}
+		snap = out.snap
+	case <-time.After(caseTimeout + 10*time.Second):
+		t.Fatal("ingest hung (beyond its context's deadline)")
+	}
 	after, err := st.SourcesOf(ctx, "urn:skillgraph:mini")
 	if err != nil || strings.Join(after, " ") != strings.Join(before, " ") {
 		t.Fatalf("the mini corpus lost graphs: %v → %v (%v)", before, after, err)
