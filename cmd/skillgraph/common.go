@@ -58,28 +58,6 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(stderr, nil))
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parseArgs parses flags that may come before or after positional args.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, exitError{2}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
 // storeURL is --store (or SKILLGRAPH_STORE), else def.
 func (c *common) storeURL(def string) string {
 	if c.store != "" {
@@ -101,6 +79,9 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 	}
 	defer st.Close()
 	if len(c.corpora) > 0 {
+		if err := c.requireContent(); err != nil {
+			return nil, err
+		}
 		opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
 		if progress {
 			opt.Progress = progressBar(stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -10,41 +11,48 @@ import (
 	"github.com/skillgraph/skillgraph/queries"
 )
 
-// cmdCoverage implements `skillgraph coverage`: skill tiers, or with
-// --workflows the coverage per process, as text or JSON.
-func cmdCoverage(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+var coverageCommand = &command{
+	name:    "coverage",
+	args:    "--corpus DIR [--format text|json] [--workflows] [--profile NAME]",
+	summary: "The skill tiers (tier C, the triage queue, first), or with --workflows the coverage per process.",
+	values:  map[string][]string{"format": {"text", "json"}},
+	setup:   setupCoverage,
+}
+
+// setupCoverage registers the flags of `skillgraph coverage`.
+func setupCoverage(fs *flag.FlagSet) runFunc {
 	var c common
-	fs := newFlagSet("coverage", stderr)
 	c.register(fs)
 	format := fs.String("format", "text", "text or json")
 	workflows := fs.Bool("workflows", false, "report workflow coverage per process instead of skill tiers")
 	profile := fs.String("profile", "", "count only the Tools an exposure profile exposes")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.finish()
+		if *format != "text" && *format != "json" {
+			return usageError{"coverage", fmt.Sprintf("--format must be text or json, not %q", *format)}
+		}
+		s, err := c.snapshot(ctx, "memory", stderr, false)
+		if err != nil {
+			return err
+		}
+		if s, err = s.WithProfile(*profile); err != nil {
+			return err
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		switch {
+		case *format == "json" && *workflows:
+			return enc.Encode(workflowsJSON(s))
+		case *format == "json":
+			return enc.Encode(coverageJSON(s))
+		case *format == "text" && *workflows:
+			writeWorkflowsText(stdout, s)
+			return nil
+		default:
+			writeCoverageText(stdout, s)
+			return nil
+		}
 	}
-	c.finish()
-	s, err := c.snapshot(ctx, "memory", stderr, false)
-	if err != nil {
-		return err
-	}
-	if s, err = s.WithProfile(*profile); err != nil {
-		return err
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	switch {
-	case *format == "json" && *workflows:
-		return enc.Encode(workflowsJSON(s))
-	case *format == "json":
-		return enc.Encode(coverageJSON(s))
-	case *format == "text" && *workflows:
-		writeWorkflowsText(stdout, s)
-		return nil
-	case *format == "text":
-		writeCoverageText(stdout, s)
-		return nil
-	}
-	return fmt.Errorf("--format must be text or json, not %q", *format)
 }
 
 func workflowsJSON(s *queries.Snapshot) map[string]any {

@@ -13,73 +13,76 @@ import (
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 // exitError carries a process exit code without printing anything more.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+// usageError is a mistake in the command line: main prints it with a pointer
+// to the verb's help and exits 2, as for an unknown flag.
+type usageError struct {
+	verb string
+	msg  string
+}
+
+func (e usageError) Error() string { return e.msg }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	var ee exitError
-	switch {
-	case errors.As(err, &ee):
-		os.Exit(ee.code)
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "skillgraph:", err)
-		os.Exit(2)
-	}
+	os.Exit(report(err, os.Stderr))
 }
 
-const usage = `skillgraph — a knowledge service for agent harnesses
+// report prints err (if it says anything) and returns the exit code: 0 for
+// success, the code of an exitError, 2 for any other error (bad usage, a
+// corpus with nothing in it, a store that cannot be opened).
+func report(err error, stderr io.Writer) int {
+	var ee exitError
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "skillgraph %s: %s\nRun 'skillgraph help %s' for its flags and arguments.\n", ue.verb, ue.msg, ue.verb)
+		return 2
+	}
+	fmt.Fprintln(stderr, "skillgraph:", err)
+	return 2
+}
 
-Usage:
-  skillgraph ingest   --corpus DIR [--corpus DIR2] [--store URL]
-  skillgraph check    --corpus DIR [--format text|json|sarif] [--fail-on error|warning|info]
-  skillgraph coverage --corpus DIR [--format text|json]
-  skillgraph query    (--corpus DIR | --store URL) 'GRAPHQL'
-  skillgraph serve    --corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL
-  skillgraph export   (--corpus DIR | --store URL) [--format nquads|jsonld]
-  skillgraph gen      --skills N [--seed S] OUT
-  skillgraph version
-
-Stores: memory, bbolt:PATH (default for ingest: ` + "bbolt:./.skillgraph/graph.db" + `).
-With --corpus and no --store, check, coverage and query use an in-memory store.
-Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
-`
-
+// run dispatches one command line; it is main without the process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return exitError{2}
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "ingest":
-		return cmdIngest(ctx, rest, stdout, stderr)
-	case "check":
-		return cmdCheck(ctx, rest, stdout, stderr)
-	case "coverage":
-		return cmdCoverage(ctx, rest, stdout, stderr)
-	case "query":
-		return cmdQuery(ctx, rest, stdout, stderr)
-	case "serve":
-		return cmdServe(ctx, rest, stdout, stderr)
-	case "export":
-		return cmdExport(ctx, rest, stdout, stderr)
-	case "gen":
-		return cmdGen(ctx, rest, stdout, stderr)
-	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "skillgraph", version)
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(rest) == 0 {
+			writeUsage(stdout)
+			return nil
+		}
+		cmd := lookup(rest[0])
+		if cmd == nil {
+			fmt.Fprintf(stderr, "skillgraph help: unknown command %q\n\n", rest[0])
+			writeUsage(stderr)
+			return exitError{2}
+		}
+		fs, _ := cmd.flags(io.Discard)
+		cmd.help(stdout, fs)
 		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+	case "--version", "-v":
+		name = "version"
 	}
-	fmt.Fprintf(stderr, "skillgraph: unknown command %q\n\n%s", cmd, usage)
-	return exitError{2}
+	cmd := lookup(name)
+	if cmd == nil {
+		fmt.Fprintf(stderr, "skillgraph: unknown command %q\n\n", name)
+		writeUsage(stderr)
+		return exitError{2}
+	}
+	return cmd.exec(ctx, rest, stdout, stderr)
 }

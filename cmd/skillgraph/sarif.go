@@ -29,7 +29,7 @@ func writeSARIF(w io.Writer, fs []jsonFinding) error {
 		"version": "2.1.0",
 		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
 		"runs": []any{map[string]any{
-			"tool":    map[string]any{"driver": map[string]any{"name": "skillgraph", "version": version, "rules": ruleList}},
+			"tool":    map[string]any{"driver": map[string]any{"name": "skillgraph", "version": currentBuild().toolVersion(), "rules": ruleList}},
 			"results": results,
 		}},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,79 +27,89 @@ func envOr(key, def string) string {
 	return def
 }
 
-// cmdServe implements `skillgraph serve`: the GraphQL/HTTP service and the
-// page, ingesting the corpora (and watching them) or following a store.
-func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+var serveCommand = &command{
+	name:    "serve",
+	args:    "--corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL",
+	summary: "Serve GraphQL, the export and the triage page, ingesting the corpora (and watching them) or following a store.",
+	about:   "/healthz is liveness; /readyz is 200 once the given corpus is served. Mutations need SKILLGRAPH_TOKEN.",
+	setup:   setupServe,
+}
+
+// setupServe registers the flags of `skillgraph serve`.
+func setupServe(fs *flag.FlagSet) runFunc {
 	var c common
-	fs := newFlagSet("serve", stderr)
 	c.register(fs)
 	addr := fs.String("addr", envOr("SKILLGRAPH_ADDR", "127.0.0.1:8080"), "listen address (env SKILLGRAPH_ADDR)")
 	watch := fs.Bool("watch", false, "re-ingest changed files and swap the snapshot")
 	readOnly := fs.Bool("read-only", false, "replica: never ingest; follow the store's graph version")
 	poll := fs.Duration("poll", 2*time.Second, "how often a read-only replica checks the graph version")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	c.finish()
-	url := c.storeURL(graph.DefaultStore)
-	if len(c.corpora) == 0 && !*readOnly {
-		return fmt.Errorf("serve needs --corpus DIR (or --read-only --store URL for a replica)")
-	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, err := graph.Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	metrics := server.NewMetrics()
-	corpora := []string(c.corpora)
-	if *readOnly {
-		corpora = nil
-	}
-	svc := server.NewService(st, corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: log}, log, metrics)
-	schema, err := api.NewSchema()
-	if err != nil {
-		return err
-	}
-	cfg := server.DefaultConfig
-	cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
-	cfg.Page = web.Handler()
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	srv := server.NewHTTPServer(server.Handler(svc, schema, cfg, log, metrics))
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)
-	// Serve what the store already holds, then ingest.
-	if _, err := svc.Refresh(ctx); err != nil {
-		log.Warn("initial snapshot failed", "err", err)
-	}
-	if len(corpora) > 0 {
-		if _, err := svc.Ingest(ctx); err != nil {
-			log.Error("ingest failed", "err", err)
+	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.finish()
+		url := c.storeURL(graph.DefaultStore)
+		if len(c.corpora) == 0 && !*readOnly {
+			return usageError{"serve", "needs --corpus DIR (or --read-only --store URL for a replica)"}
 		}
-	}
-	if *watch && len(corpora) > 0 {
-		go func() {
-			if err := svc.Watch(ctx, 150*time.Millisecond); err != nil {
-				log.Error("watch stopped", "err", err)
+		if !*readOnly && !*watch { // a watched corpus may be filled later
+			if err := c.requireContent(); err != nil {
+				return err
 			}
-		}()
-	}
-	if *readOnly {
-		go svc.Poll(ctx, *poll)
-	}
-	select {
-	case <-ctx.Done():
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
+		}
+		log := slog.New(slog.NewTextHandler(stderr, nil))
+		st, err := graph.Open(ctx, url)
+		if err != nil {
 			return err
 		}
+		defer st.Close()
+		metrics := server.NewMetrics()
+		corpora := []string(c.corpora)
+		if *readOnly {
+			corpora = nil
+		}
+		svc := server.NewService(st, corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: log}, log, metrics)
+		schema, err := api.NewSchema()
+		if err != nil {
+			return err
+		}
+		cfg := server.DefaultConfig
+		cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
+		cfg.Page = web.Handler()
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return err
+		}
+		srv := server.NewHTTPServer(server.Handler(svc, schema, cfg, log, metrics))
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(ln) }()
+		fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)
+		// Serve what the store already holds, then ingest.
+		if _, err := svc.Refresh(ctx); err != nil {
+			log.Warn("initial snapshot failed", "err", err)
+		}
+		if len(corpora) > 0 {
+			if _, err := svc.Ingest(ctx); err != nil {
+				log.Error("ingest failed", "err", err)
+			}
+		}
+		if *watch && len(corpora) > 0 {
+			go func() {
+				if err := svc.Watch(ctx, 150*time.Millisecond); err != nil {
+					log.Error("watch stopped", "err", err)
+				}
+			}()
+		}
+		if *readOnly {
+			go svc.Poll(ctx, *poll)
+		}
+		select {
+		case <-ctx.Done():
+		case err := <-errc:
+			if !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+		}
+		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		log.Info("shutting down")
+		return srv.Shutdown(shutdown)
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	log.Info("shutting down")
-	return srv.Shutdown(shutdown)
 }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// runFunc runs a verb once its flags are parsed, with its positional
+// arguments.
+type runFunc func(ctx context.Context, pos []string, stdout, stderr io.Writer) error
+
+// param is one positional argument as the help shows it.
+type param struct{ name, meaning string }
+
+// command is one verb. Its flags are registered by setup on a fresh flag set,
+// so help, the usage list and shell completion all read the same flags the
+// verb parses: none of them can drift from it.
+type command struct {
+	name    string
+	args    string // the synopsis after the verb
+	summary string // one line for the usage list
+	about   string // a paragraph for the verb's help
+	params  []param
+	// values are the fixed values of flags (by name) and, under "", of the
+	// positional argument, for completion.
+	values map[string][]string
+	// setup registers the verb's flags and returns what runs it.
+	setup func(fs *flag.FlagSet) runFunc
+}
+
+// commands is every verb in the order the usage lists them. It is filled in
+// init because completion reads it and is itself a verb.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		ingestCommand, checkCommand, coverageCommand, queryCommand, serveCommand,
+		exportCommand, genCommand, versionCommand, completionCommand,
+	}
+}
+
+// lookup is the verb called name, or nil.
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// flags is a fresh flag set with the verb's flags, writing parse errors to out.
+func (c *command) flags(out io.Writer) (*flag.FlagSet, runFunc) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {} // exec prints the help itself, to the right stream
+	return fs, c.setup(fs)
+}
+
+// exec parses args and runs the verb. --help prints the help on stdout and
+// succeeds; a bad flag prints the error and the help on stderr and exits 2.
+func (c *command) exec(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, run := c.flags(stderr)
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		c.help(stdout, fs)
+		return nil
+	case err != nil:
+		fmt.Fprintln(stderr)
+		c.help(stderr, fs)
+		return exitError{2}
+	}
+	if len(c.params) == 0 && len(pos) > 0 {
+		return usageError{c.name, fmt.Sprintf("takes no arguments, got %q", strings.Join(pos, " "))}
+	}
+	return run(ctx, pos, stdout, stderr)
+}
+
+// help writes the verb's synopsis, its positional arguments and its flags.
+func (c *command) help(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: skillgraph %s %s\n\n%s\n", c.name, c.args, c.summary)
+	if c.about != "" {
+		fmt.Fprintf(w, "\n%s\n", c.about)
+	}
+	if len(c.params) > 0 {
+		fmt.Fprintln(w, "\nArguments:")
+		for _, p := range c.params {
+			fmt.Fprintf(w, "  %-10s %s\n", p.name, p.meaning)
+		}
+	}
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// parseArgs parses flags that may come before or after positional args.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// writeUsage lists every verb with its synopsis.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, "skillgraph — a knowledge service for agent harnesses\n\nUsage:\n")
+	for _, c := range commands {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  skillgraph %-10s %s", c.name, c.args), " "))
+	}
+	fmt.Fprint(w, `  skillgraph help       [VERB]
+
+Stores: memory, bbolt:PATH (default for ingest: `+"bbolt:./.skillgraph/graph.db"+`), postgres:DSN.
+With --corpus and no --store, check, coverage and query use an in-memory store.
+Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
+Run 'skillgraph help VERB' (or 'skillgraph VERB --help') for a verb's arguments and flags.
+`)
+}
+
+// wantArgs is a usage error unless exactly n positional arguments were given.
+func wantArgs(verb string, pos []string, n int, what string) error {
+	if len(pos) != n {
+		return usageError{verb, fmt.Sprintf("needs %s, got %d argument(s): %s", what, len(pos), strings.Join(pos, " "))}
+	}
+	return nil
+}

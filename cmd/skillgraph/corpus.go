@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/discover"
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// contentKinds are the sources that carry knowledge. A declaration, a
+// vocabulary or a package.json alone is not a corpus: a gate over them would
+// pass with "0 errors" while checking nothing.
+var contentKinds = map[string]bool{
+	discover.KindSkill: true, discover.KindTool: true, discover.KindBPMN: true,
+	discover.KindMCP: true, discover.KindBean: true, discover.KindContract: true,
+}
+
+// requireContent fails (exit 2) for a --corpus in which discovery finds
+// nothing skillgraph reads and says nothing about why (an empty folder,
+// docs/, the parent of the real corpus). A missing path is already an error
+// of discovery; a corpus whose discovery reports findings (a declared
+// directory that is missing, a broken declaration; not file-not-read, which
+// is info) goes on, so the gate
+// prints those findings and fails on them.
+func (c *common) requireContent() error {
+	for _, root := range c.corpora {
+		abs, _ := filepath.Abs(root)
+		switch st, err := os.Stat(abs); {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("corpus %s: no such directory (looked for %s)", root, abs)
+		case err != nil:
+			return fmt.Errorf("corpus %s: %w", root, err)
+		case !st.IsDir():
+			return fmt.Errorf("corpus %s: %s is a file, not the folder that holds the corpus", root, abs)
+		}
+		corpus, err := discover.Load(root, discover.Options{MaxFileSize: c.maxSize})
+		if err != nil {
+			return err
+		}
+		if err := nothingFound(root, corpus, c.maxSize); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nothingFound is the error for a discovered corpus without content, or nil.
+func nothingFound(root string, corpus *discover.Corpus, maxSize int64) error {
+	for _, f := range corpus.Findings {
+		if f.Severity != record.Info { // file-not-read alone explains nothing
+			return nil
+		}
+	}
+	docs := 0
+	for _, s := range corpus.Sources {
+		switch {
+		case !contentKinds[s.Kind]:
+		case s.Kind == discover.KindSkill && corpus.DeclarationData == nil && isDocument(corpus, s, maxSize):
+			docs++
+		default:
+			return nil
+		}
+	}
+	where := root
+	if corpus.Root != root {
+		where = fmt.Sprintf("%s (%s)", root, corpus.Root)
+	}
+	if corpus.DeclarationData != nil {
+		var dirs []string
+		for _, d := range corpus.Instance.Directories {
+			dirs = append(dirs, d.Path)
+		}
+		return fmt.Errorf("nothing found in corpus %s: its declaration %s names the directories %s, and they hold no skill (*.md), Tool, BPMN process, MCP snapshot, bean or contract",
+			where, corpus.Instance.File, strings.Join(dirs, ", "))
+	}
+	return fmt.Errorf("nothing found in corpus %s: looked for an instance declaration (harness.json, or a root *.json with name and directories[].graphTypologies), "+
+		"the conventional directories (skills/, .claude/skills/, tools/, processes/, schemas/skills/, mcp/, beans/), "+
+		"and then every file under it, and found no skill, Tool, BPMN process, MCP snapshot, bean or contract%s; is --corpus the folder that holds them?", where, docNote(docs))
+}
+
+// isDocument reports whether a markdown file that discovery's whole-root
+// scan took for a skill is a plain document instead: outside any skills/
+// folder, not SKILL.md, and without front matter. A folder of such files
+// (docs/, a wiki) is not a corpus, and a gate over it must not pass.
+func isDocument(corpus *discover.Corpus, s discover.Source, maxSize int64) bool {
+	if base := path.Base(s.Path); base == "SKILL.md" || base == "skill.md" {
+		return false
+	}
+	for _, seg := range strings.Split(path.Dir(s.Path), "/") {
+		if seg == "skills" {
+			return false
+		}
+	}
+	root, err := discover.OpenRoot(corpus.Root, maxSize)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	data, err := root.ReadFile(s.Path)
+	if err != nil {
+		return false // unreadable: the ingest reports it as a finding
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	return !bytes.HasPrefix(data, []byte("---\n")) && !bytes.HasPrefix(data, []byte("---\r\n"))
+}
+
+func docNote(docs int) string {
+	if docs == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (only %d markdown document(s) without front matter outside a skills/ folder, which are not skills)", docs)
+}
