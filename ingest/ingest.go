@@ -225,6 +225,9 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		if err != nil {
 			continue // the vocabulary's own unit reports the read error
 		}
+		if _, bad := discover.NotText(s.Path, s.Kind, data); bad {
+			continue // … and that it is not text
+		}
 		salt.Write(data)
 		v, err := vocab.Parse(data, in.CanonicalURL)
 		if err != nil {
@@ -262,6 +265,8 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		var f record.File
 		if err != nil {
 			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{readFinding(s.Path, err)}}
+		} else if nt, bad := discover.NotText(s.Path, s.Kind, data); bad {
+			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{nt}}
 		} else {
 			f = parseOne(s, data, in, voc, exists)
 		}

@@ -57,13 +57,15 @@ var generated = []struct {
 		write(t, root, "tools/bad.json", "{\"id\": \"bad\xff\", \"satisfies\": [\"bad\"], \"title\": \"\xc3\x28\"}")
 		write(t, root, "tools/bad.yaml", "id: bad2\xff\nsatisfies: [bad]\n")
 		write(t, root, "processes/bad.bpmn", "<?xml version=\"1.0\"?><definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\"><process id=\"P\xff\"/></definitions>")
-	}, []string{"parse-error skills/p/bad.md", "bpmn-invalid processes/bad.bpmn"}},
+	}, []string{"file-not-text skills/p/bad.md", "file-not-text tools/bad.json", "file-not-text tools/bad.yaml",
+		"bpmn-invalid processes/bad.bpmn", "!parse-error"}},
 	{"nul-bytes", func(t *testing.T, root, _ string) {
 		write(t, root, "skills/p/nul.md", "---\nname: nul\x00\ndescription: d\x00\n---\n\x00\x00\n")
 		write(t, root, "tools/nul.json", "{\"id\": \"nul\", \x00 \"satisfies\": [\"nul\"]}")
 		write(t, root, "processes/nul.bpmn", "<?xml version=\"1.0\"?>\x00<definitions/>")
 		write(t, root, "beans/acme-n1n1--nul.md", "---\ntitle: \x00\n---\n")
-	}, []string{"parse-error skills/p/nul.md", "parse-error tools/nul.json", "bpmn-invalid processes/nul.bpmn", "bean-invalid beans/acme-n1n1--nul.md"}},
+	}, []string{"file-not-text skills/p/nul.md", "file-not-text tools/nul.json", "bpmn-invalid processes/nul.bpmn",
+		"file-not-text beans/acme-n1n1--nul.md", "!parse-error", "!bean-invalid"}},
 	{"binary-named-md", func(t *testing.T, root, _ string) {
 		b := make([]byte, 64<<10)
 		x := uint32(2463534242)
@@ -77,7 +79,7 @@ var generated = []struct {
 		write(t, root, "skills/p/binary.md", string(b))
 		write(t, root, "beans/acme-b1b1--binary.md", string(b))
 		write(t, root, "skills/p/ok.md", "---\nname: ok\ndescription: d\n---\n")
-	}, []string{"bean-invalid beans/acme-b1b1--binary.md"}},
+	}, []string{"file-not-text beans/acme-b1b1--binary.md", "file-not-text skills/p/binary.md", "!bean-invalid"}},
 	{"symlink-out-of-corpus", func(t *testing.T, root, outside string) {
 		write(t, outside, "secret.md", "---\nname: secret\ndescription: stolen\n---\n")
 		write(t, outside, "secret.json", `{"id": "secret", "satisfies": ["secret"]}`)
