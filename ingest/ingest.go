@@ -31,6 +31,7 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/ingest/skill"
 	"github.com/skillgraph/skillgraph/ingest/tool"
+	"github.com/skillgraph/skillgraph/ingest/tsmodule"
 	"github.com/skillgraph/skillgraph/ingest/vocab"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
@@ -229,7 +230,20 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 			continue // … and that it is not text
 		}
 		salt.Write(data)
-		v, err := vocab.Parse(data, in.CanonicalURL)
+		var v *vocab.Vocabulary
+		if vocab.IsModule(s.Path) {
+			// A Zod module may import sibling modules: they are part of the
+			// vocabulary, so of every parse's context.
+			var deps []string
+			v, deps, err = vocab.ParseModule(s.Path, data, in.CanonicalURL, moduleLoader(c))
+			for _, d := range deps[min(1, len(deps)):] {
+				if b, derr := c.ReadFile(d); derr == nil {
+					salt.Write(b)
+				}
+			}
+		} else {
+			v, err = vocab.Parse(data, in.CanonicalURL)
+		}
 		if err != nil {
 			vocFindings = append(vocFindings, record.Finding{Code: "parse-error", Severity: record.Error,
 				Message: fmt.Sprintf("type vocabulary: %v; the built-in vocabulary is used", err), File: s.Path, Line: 1})
@@ -263,11 +277,20 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 			}
 		}
 		var f record.File
-		if err != nil {
+		unitSalt := saltHex
+		switch {
+		case err != nil:
 			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{readFinding(s.Path, err)}}
-		} else if nt, bad := discover.NotText(s.Path, s.Kind, data); bad {
+		case nonText(s, data):
+			nt, _ := discover.NotText(s.Path, s.Kind, data)
 			f = record.File{Path: s.Path, Parser: s.Kind, Findings: []record.Finding{nt}}
-		} else {
+		case s.Kind == discover.KindTool && tool.IsModule(s.Path):
+			// A Tool module's Tools may come from the sibling modules it
+			// imports: their contents are part of its digest.
+			var deps []string
+			f, deps = tool.ParseModule(s.Path, data, voc, moduleLoader(c))
+			unitSalt = moduleSalt(saltHex, c, deps)
+		default:
 			f = parseOne(s, data, in, voc, exists)
 		}
 		if s.Kind == discover.KindDeclaration {
@@ -276,7 +299,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		if s.Kind == discover.KindVocabulary {
 			f.Findings = append(f.Findings, vocFindings...)
 		}
-		units = append(units, newUnit(in, f, data, saltHex))
+		units = append(units, newUnit(in, f, data, unitSalt))
 	}
 	if c.DeclarationData == nil {
 		// Without a declaration, the instance and the discovery findings
@@ -329,6 +352,37 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 }
 
 func readFinding(rel string, err error) record.Finding { return discover.ReadError(rel, err) }
+
+// nonText reports whether a source is not text (SPEC §1.2).
+func nonText(s discover.Source, data []byte) bool {
+	_, bad := discover.NotText(s.Path, s.Kind, data)
+	return bad
+}
+
+// moduleLoader reads sibling modules of a TypeScript or JavaScript module,
+// confined to the corpus root and the size cap like every other read.
+func moduleLoader(c *discover.Corpus) tsmodule.Loader {
+	return c.ReadFile
+}
+
+// moduleSalt extends a parse context with the contents of the modules a
+// module read besides itself (deps[0]).
+func moduleSalt(salt string, c *discover.Corpus, deps []string) string {
+	if len(deps) < 2 {
+		return salt
+	}
+	h := sha256.New()
+	h.Write([]byte(salt))
+	for _, d := range deps[1:] {
+		h.Write([]byte(d))
+		if b, err := c.ReadFile(d); err == nil {
+			sum := sha256.Sum256(b)
+			h.Write(sum[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 
 // parseOne runs the parser of a source's kind.
 func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Vocabulary, exists func(string) bool) record.File {

@@ -177,6 +177,10 @@ func (c *Corpus) vocabulary(seen map[string]bool) {
 	voc := c.Instance.Vocabulary
 	if voc == "" {
 		voc = "schemas/tool-types.schema.json"
+		// A Zod module is the vocabulary when there is no JSON one (SPEC §2.8).
+		if !c.fs.Exists(voc) && c.fs.Exists("schemas/tool-types.ts") {
+			voc = "schemas/tool-types.ts"
+		}
 	}
 	rel, ok := c.relDir(voc)
 	_, err := c.fs.Stat(rel)

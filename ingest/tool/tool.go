@@ -34,8 +34,8 @@ const (
 )
 
 // Parse reads one Tool file. JSON (.json) and YAML (.yaml, .yml) files hold
-// one Tool object or {"tools": [...]}; TypeScript/JavaScript modules are not
-// evaluated and yield only an info finding. voc resolves port types; nil
+// one Tool object or {"tools": [...]}; a TypeScript/JavaScript module is read
+// statically without its sibling modules (ParseModule reads them too). voc resolves port types; nil
 // means the built-in default vocabulary. Parse never panics and never drops
 // a Tool because of a finding.
 func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
@@ -52,12 +52,8 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 		voc = vocab.Default("")
 	}
 	ext := strings.ToLower(path.Ext(p))
-	switch ext {
-	case ".ts", ".js", ".mts", ".cts", ".mjs", ".cjs", ".tsx":
-		out.Findings = append(out.Findings, record.Finding{
-			Code: CodeModuleNotEvaluated, Severity: record.Info, File: p, Line: 1,
-			Message: fmt.Sprintf("%s is a tool module; skillgraph does not evaluate code, only JSON and YAML Tool files are read", p),
-		})
+	if IsModule(p) {
+		out, _ = ParseModule(p, data, voc, nil)
 		return out
 	}
 	root, err := ynode.Parse(data, ext == ".json")

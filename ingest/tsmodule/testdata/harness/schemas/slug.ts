@@ -1,0 +1,2 @@
+import { z } from "zod";
+export const SlugSchema = z.string().regex(/^[a-z0-9-]+$/).describe("A slug.");
