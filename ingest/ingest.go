@@ -383,7 +383,6 @@ func moduleSalt(salt string, c *discover.Corpus, deps []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-
 // parseOne runs the parser of a source's kind.
 func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Vocabulary, exists func(string) bool) record.File {
 	var f record.File
