@@ -245,7 +245,7 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 			v, err = vocab.Parse(data, in.CanonicalURL)
 		}
 		if err != nil {
-			vocFindings = append(vocFindings, record.Finding{Code: "parse-error", Severity: record.Error,
+			vocFindings = append(vocFindings, record.Finding{Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError),
 				Message: fmt.Sprintf("type vocabulary: %v; the built-in vocabulary is used", err), File: s.Path, Line: 1})
 			continue
 		}

@@ -89,7 +89,7 @@ func (s *Snapshot) alternatives() {
 		sort.Slice(t.Alternatives, func(i, j int) bool { return t.Alternatives[i].ID < t.Alternatives[j].ID })
 		if len(t.Alternatives) > 0 && !t.HasSelection() {
 			a.MissingSelection = append(a.MissingSelection, t)
-			s.add(s.finding("alternative-without-selection", record.Error, t.Source, t.Line, t.IRI,
+			s.add(s.finding(record.CodeAlternativeWithoutSelection, t.Source, t.Line, t.IRI,
 				"tool %s has alternatives (%s) but no complete selection {when, limits, cost}: an agent cannot choose",
 				t.ID, toolIDs(t.Alternatives)))
 		}

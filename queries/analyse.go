@@ -39,8 +39,8 @@ func nameOf(in *Instance) string {
 	return in.Name
 }
 
-func (s *Snapshot) finding(code string, sev record.Severity, src *Source, line int, subject, format string, args ...any) Finding {
-	f := Finding{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), File: fileOf(src), Line: max(line, 1), Subject: subject}
+func (s *Snapshot) finding(code string, src *Source, line int, subject, format string, args ...any) Finding {
+	f := Finding{Code: code, Severity: record.SeverityOf(code), Message: fmt.Sprintf(format, args...), File: fileOf(src), Line: max(line, 1), Subject: subject}
 	if src != nil {
 		f.Instance = nameOf(src.Instance)
 	}
@@ -119,19 +119,19 @@ func (s *Snapshot) checkReferences() {
 	for _, t := range s.Tools {
 		for _, iri := range t.SatisfiesIRI {
 			if s.resolveSkill(t.Instance, iri) == nil {
-				s.add(s.finding("satisfies-unknown-skill", record.Error, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, t.Line, t.IRI,
 					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.SubprocIRI {
 			if s.resolveProcess(t.Instance, iri) == nil {
-				s.add(s.finding("subprocess-unknown-process", record.Error, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, t.Line, t.IRI,
 					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.RemedyIRI {
 			if s.resolveTool(t.Instance, iri) == nil {
-				s.add(s.finding("remedy-unknown-tool", record.Error, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, t.Line, t.IRI,
 					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
 			}
 		}
@@ -144,12 +144,12 @@ func (s *Snapshot) checkReferences() {
 					if i < len(a.SkillRefs) {
 						ref = localKey(iri)
 					}
-					s.add(s.finding("skill-ref-unknown", record.Error, p.Source, a.Line, a.IRI,
+					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, a.Line, a.IRI,
 						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, ref))
 				}
 			}
 			if a.CallsIRI != "" && a.Calls == nil {
-				s.add(s.finding("call-unknown-process", record.Error, p.Source, a.Line, a.IRI,
+				s.add(s.finding(record.CodeCallUnknownProcess, p.Source, a.Line, a.IRI,
 					"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
 			}
 		}
@@ -168,12 +168,12 @@ var beanParentTypes = map[string][]string{
 func (s *Snapshot) checkBeans() {
 	for _, b := range s.Beans {
 		if b.ParentIRI != "" && b.Parent == nil && b.ParentRef != b.ID {
-			s.add(s.finding("bean-parent-unknown", record.Error, b.Source, b.Line, b.IRI,
+			s.add(s.finding(record.CodeBeanParentUnknown, b.Source, b.Line, b.IRI,
 				"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
 		}
 		for _, iri := range b.BlockingIRI {
 			if s.resolveBean(b.Instance, iri) == nil {
-				s.add(s.finding("bean-blocking-unknown", record.Error, b.Source, b.Line, b.IRI,
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, b.Line, b.IRI,
 					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
 			}
 		}
@@ -185,7 +185,7 @@ func (s *Snapshot) checkBeans() {
 				if len(allowed) > 0 {
 					want = "a parent of type " + strings.Join(allowed, " or ")
 				}
-				s.add(s.finding("bean-parent-type", record.Error, b.Source, b.Line, b.IRI,
+				s.add(s.finding(record.CodeBeanParentType, b.Source, b.Line, b.IRI,
 					"bean %s is a %s under %s, a %s; a %s takes %s", b.ID, b.Type, b.Parent.ID, b.Parent.Type, b.Type, want))
 			}
 		}
@@ -220,7 +220,7 @@ func (s *Snapshot) checkBeans() {
 				files = append(files, fileOf(b.Source))
 			}
 			first := comp[0]
-			s.add(s.finding("bean-cycle", record.Error, first.Source, first.Line, first.IRI,
+			s.add(s.finding(record.CodeBeanCycle, first.Source, first.Line, first.IRI,
 				"%s cycle between beans %s (files %s)", kind.name, strings.Join(ids, ", "), strings.Join(files, ", ")))
 		}
 	}
@@ -352,11 +352,11 @@ func (s *Snapshot) checkTriggers() {
 		}
 		switch {
 		case len(dead) > 0 && len(live) > 0:
-			s.add(s.finding("trigger-dangling-tools", record.Warning, ts.Source, ts.Line, ts.IRI,
+			s.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, ts.Line, ts.IRI,
 				"tool skill %s: trigger leaves %s match nothing while %s are live (name drift?)",
 				ts.Key, strings.Join(dead, ", "), strings.Join(live, ", ")))
 		case len(dead) > 0:
-			s.add(s.finding("trigger-inert", record.Info, ts.Source, ts.Line, ts.IRI,
+			s.add(s.finding(record.CodeTriggerInert, ts.Source, ts.Line, ts.IRI,
 				"tool skill %s: no trigger leaf matches anything (%s)", ts.Key, strings.Join(dead, ", ")))
 		}
 	}
@@ -422,14 +422,14 @@ func (s *Snapshot) duplicates(raws []*raw) {
 		id := localKey(iri)
 		switch {
 		case second.is("Tool"):
-			s.add(s.finding("tool-duplicate-id", record.Error, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
+			s.add(s.finding(record.CodeToolDuplicateID, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
 		case second.is("Skill"):
-			s.add(s.finding("skill-name-ambiguous", record.Warning, src, line, iri,
+			s.add(s.finding(record.CodeSkillNameAmbiguous, src, line, iri,
 				"skill name %q is defined in %s; use package/name to disambiguate", id, strings.Join(files, " and ")))
 		case second.is("Process"):
-			s.add(s.finding("process-duplicate-id", record.Error, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
+			s.add(s.finding(record.CodeProcessDuplicateID, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
 		default:
-			s.add(s.finding("duplicate-node", record.Warning, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
+			s.add(s.finding(record.CodeDuplicateNode, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
 		}
 	}
 }

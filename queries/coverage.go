@@ -52,7 +52,7 @@ func (s *Snapshot) coverage() {
 				continue
 			}
 			if s.Contracts[c.iri] == nil {
-				s.add(s.finding("contract-unreadable", record.Error, sk.Source, c.line, sk.IRI,
+				s.add(s.finding(record.CodeContractUnreadable, sk.Source, c.line, sk.IRI,
 					"skill %s declares %s contract %q, which is missing or not valid JSON", sk.ID, c.dir, c.ref))
 			}
 		}
@@ -100,13 +100,13 @@ func (s *Snapshot) coverage() {
 			src := s.sourceByPath(in, in.File)
 			switch {
 			case sk == nil:
-				s.add(s.finding("exemption-stale", record.Error, src, e.Line, "",
+				s.add(s.finding(record.CodeExemptionStale, src, e.Line, "",
 					"coverage.exempt names %q, which is no skill", e.Skill))
 			case sk.Covered:
-				s.add(s.finding("exemption-stale", record.Error, src, e.Line, sk.IRI,
+				s.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
 					"coverage.exempt lists %s (%s), but it is covered by %s", sk.ID, e.State, toolIDs(sk.Tools)))
 			case sk.Tier != "A":
-				s.add(s.finding("exemption-stale", record.Error, src, e.Line, sk.IRI,
+				s.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
 					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.ID, e.State, sk.Tier))
 			default:
 				if !sk.Exempt {
@@ -238,7 +238,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 		return contractNotChecked
 	}
 	if isExternal(sk.InputRef) {
-		s.add(s.finding("contract-external", record.Info, t.Source, t.Line, t.IRI,
+		s.add(s.finding(record.CodeContractExternal, t.Source, t.Line, t.IRI,
 			"tool %s satisfies %s, whose input contract %s is external: not fetched, not checked", t.ID, sk.ID, sk.InputRef))
 		return contractExternal
 	}
@@ -261,7 +261,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 	}
 	if len(missing) > 0 {
 		state = contractContradicted
-		s.add(s.finding("contract-required-missing", record.Error, t.Source, t.Line, t.IRI,
+		s.add(s.finding(record.CodeContractRequiredMissing, t.Source, t.Line, t.IRI,
 			"tool %s cannot perform %s: the contract %s requires [%s] but the tool accepts [%s] (missing: %s)",
 			t.ID, sk.ID, c.Path, strings.Join(c.Required, ", "), strings.Join(names, ", "), strings.Join(missing, ", ")))
 	}
@@ -276,7 +276,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 		if p == nil {
 			for _, in := range t.Inputs {
 				if _, exact := c.Properties[in.Name]; !exact && nearMiss(in.Name, name) {
-					s.add(s.finding("contract-name-near-miss", record.Warning, t.Source, t.Line, t.IRI,
+					s.add(s.finding(record.CodeContractNameNearMiss, t.Source, t.Line, t.IRI,
 						"tool %s input %q looks like contract %s property %q: same name after case and separator folding, or one a suffix of the other",
 						t.ID, in.Name, c.Path, name))
 				}
@@ -291,7 +291,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 			continue
 		}
 		state = contractContradicted
-		s.add(s.finding("contract-type-mismatch", record.Error, t.Source, t.Line, t.IRI,
+		s.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
 			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, want))
 	}
 	return state

@@ -16,8 +16,10 @@ import (
 
 // update rewrites testdata/golden/example-*.txt from the current output.
 // The files are reviewed by hand against SPEC §5 before they are accepted:
-// the leading "#" comment block of each file is the review note and is kept
-// as it is when the file is rewritten.
+// the leading "#" comment block of each file is the review note. -update
+// keeps it only when the body is unchanged; otherwise it writes the
+// unreviewed marker, and the test fails until a person reviews the diff and
+// replaces the marker with a note.
 var update = flag.Bool("update", false, "rewrite the example golden files")
 
 // exampleSnapshot ingests examples/harness into a memory store and builds
@@ -57,7 +59,7 @@ func TestExampleGolden(t *testing.T) {
 }
 
 // checkGolden compares got with the golden file, ignoring its leading "#"
-// comment block; with -update it rewrites the file and keeps that block.
+// comment block; with -update it rewrites the file (see goldenHeader).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
@@ -67,9 +69,7 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	header, want := splitHeader(string(old))
 	if *update {
-		if header == "" {
-			header = "# Reviewed against SPEC §5: <who, when, what was checked>.\n"
-		}
+		header = goldenHeader(header, want, got)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -81,9 +81,24 @@ func checkGolden(t *testing.T, name, got string) {
 	if err != nil {
 		t.Fatalf("%s is missing; run go test ./queries/ -run Golden -update and review it", path)
 	}
+	if header == unreviewedHeader {
+		t.Errorf("%s was rewritten by -update and not reviewed: review it against SPEC §5 and replace its first line with the review note", path)
+	}
 	if got != want {
 		t.Errorf("%s differs from the current output (review, then -update):\n%s", path, diff(want, got))
 	}
+}
+
+// unreviewedHeader marks a golden file whose body -update changed.
+const unreviewedHeader = "# NOT REVIEWED: rewritten by -update; review against SPEC §5, then replace this line with the review note.\n"
+
+// goldenHeader is the header -update writes: the review note only while it
+// still describes the body it reviewed.
+func goldenHeader(header, oldBody, newBody string) string {
+	if header != "" && oldBody == newBody {
+		return header
+	}
+	return unreviewedHeader
 }
 
 // splitHeader splits the leading block of "#" lines from the body.
@@ -261,4 +276,20 @@ func renderReachability(s *queries.Snapshot) string {
 		fmt.Fprintf(&b, "  %s\n    %s\n", toolName(t), witness(t.Witness))
 	}
 	return b.String()
+}
+
+func TestGoldenHeader(t *testing.T) {
+	const note = "# Reviewed: ok.\n"
+	for _, c := range []struct {
+		name, header, old, new, want string
+	}{
+		{"unchanged body keeps the note", note, "a\n", "a\n", note},
+		{"changed body loses the note", note, "a\n", "b\n", unreviewedHeader},
+		{"new file is unreviewed", "", "", "a\n", unreviewedHeader},
+		{"unreviewed stays unreviewed", unreviewedHeader, "a\n", "a\n", unreviewedHeader},
+	} {
+		if got := goldenHeader(c.header, c.old, c.new); got != c.want {
+			t.Errorf("%s: %q", c.name, got)
+		}
+	}
 }

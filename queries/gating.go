@@ -23,7 +23,7 @@ func (s *Snapshot) gating() {
 			t.GatedBy = append(t.GatedBy, ts)
 		}
 		if s.Profile == "" && hasServerLeaf(ts.Trigger) && ts.BodyBytes > gateBodyLimit {
-			s.add(s.finding("gate-too-wide", record.Warning, ts.Source, ts.Line, ts.IRI,
+			s.add(s.finding(record.CodeGateTooWide, ts.Source, ts.Line, ts.IRI,
 				"required tool skill %s is triggered by a whole MCP server and its body is %d bytes (over %d): every tool of the server pays for loading it",
 				ts.Key, ts.BodyBytes, gateBodyLimit))
 		}
@@ -129,7 +129,7 @@ func (s *Snapshot) programs() {
 			if installNone(t) {
 				continue
 			}
-			s.add(s.finding("program-not-installed", record.Info, t.Source, t.Line, t.IRI,
+			s.add(s.finding(record.CodeProgramNotInstalled, t.Source, t.Line, t.IRI,
 				"tool %s runs %q, which no Tool installs (and its install is not none): skills %s break where it is missing",
 				t.ID, p.Name, skillIDs(p.Skills)))
 		}

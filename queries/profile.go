@@ -126,7 +126,7 @@ func (s *Snapshot) checkProfiles() {
 		for _, n := range names {
 			for _, id := range in.Profiles[n].Tools {
 				if s.resolveToolID(in, id) == nil {
-					s.add(s.finding("profile-unknown-tool", record.Error, src, 1, "",
+					s.add(s.finding(record.CodeProfileUnknownTool, src, 1, "",
 						"profile %s lists tool %q, which is no Tool", n, id))
 				}
 			}

@@ -11,8 +11,8 @@ import (
 	"github.com/skillgraph/skillgraph/ingest"
 )
 
-// corpora the invariants are checked on; missing ones are skipped so the
-// list can name corpora other packages add.
+// corpora the invariants are checked on; a missing one fails the test (a
+// moved corpus must not silently stop being checked).
 var propertyCorpora = []string{"../ingest/testdata/mini", "../examples/harness"}
 
 func build(t *testing.T, url string, roots ...string) *Snapshot {
@@ -36,7 +36,7 @@ func build(t *testing.T, url string, roots ...string) *Snapshot {
 func TestInvariants(t *testing.T) {
 	for _, root := range propertyCorpora {
 		if _, err := os.Stat(root); err != nil {
-			continue
+			t.Fatalf("property corpus: %v", err)
 		}
 		t.Run(filepath.Base(root), func(t *testing.T) {
 			checkInvariants(t, build(t, "memory", root))
@@ -199,7 +199,7 @@ func join(xs []string) string {
 func TestBboltSnapshotEqualsMemory(t *testing.T) {
 	for _, root := range propertyCorpora {
 		if _, err := os.Stat(root); err != nil {
-			continue
+			t.Fatalf("property corpus: %v", err)
 		}
 		t.Run(filepath.Base(root), func(t *testing.T) {
 			mem := summary(build(t, "memory", root))

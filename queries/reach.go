@@ -173,7 +173,7 @@ func (s *Snapshot) reachability() {
 		}
 		if !p.Reachable {
 			r.UnreachableProcesses = append(r.UnreachableProcesses, p)
-			s.add(s.finding("process-unreachable", record.Info, p.Source, p.Line, p.IRI,
+			s.add(s.finding(record.CodeProcessUnreachable, p.Source, p.Line, p.IRI,
 				"process %s is reached by no entry point, call or Tool", p.ID))
 		}
 	}
@@ -182,7 +182,7 @@ func (s *Snapshot) reachability() {
 		t.Reachable = t.Witness != nil
 		if !t.Reachable {
 			r.UnreachableTools = append(r.UnreachableTools, t)
-			s.add(s.finding("tool-unreachable", record.Warning, t.Source, t.Line, t.IRI,
+			s.add(s.finding(record.CodeToolUnreachable, t.Source, t.Line, t.IRI,
 				"tool %s is reached by no process, transport or trigger: a command nothing invokes", t.ID))
 		}
 		if !t.HasCommand() && (t.InProcess != "" || t.Manual) {
@@ -191,7 +191,7 @@ func (s *Snapshot) reachability() {
 			if t.InProcess != "" {
 				how = "inProcess"
 			}
-			s.add(s.finding("tool-no-command", record.Info, t.Source, t.Line, t.IRI,
+			s.add(s.finding(record.CodeToolNoCommand, t.Source, t.Line, t.IRI,
 				"tool %s is only invoked %s: a mechanism with no command", t.ID, how))
 		}
 	}
@@ -208,7 +208,7 @@ func (s *Snapshot) reachability() {
 		sk.Reachable = sk.Witness != nil
 		if sk.Covered && !sk.Reachable {
 			r.CoveredNotReachable = append(r.CoveredNotReachable, sk)
-			s.add(s.finding("covered-not-reachable", record.Warning, sk.Source, sk.Line, sk.IRI,
+			s.add(s.finding(record.CodeCoveredNotReachable, sk.Source, sk.Line, sk.IRI,
 				"skill %s is covered by %s, but no process, transport or trigger reaches it or its Tools", sk.ID, toolIDs(sk.Tools)))
 		}
 	}
@@ -228,7 +228,7 @@ func (s *Snapshot) reachability() {
 			continue
 		}
 		ids := processIDs(comp)
-		s.add(s.finding("call-cycle", record.Info, comp[0].Source, comp[0].Line, comp[0].IRI,
+		s.add(s.finding(record.CodeCallCycle, comp[0].Source, comp[0].Line, comp[0].IRI,
 			"call cycle between processes %s; it is followed once and never looped on", strings.Join(ids, " → ")))
 	}
 	s.Reach = r

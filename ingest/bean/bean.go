@@ -20,13 +20,6 @@ import (
 // Parser is the record.File Parser name of this package.
 const Parser = "bean"
 
-// Finding codes produced by this package.
-const (
-	CodeInvalid      = "bean-invalid"
-	CodeUnknownValue = "bean-unknown-value"
-	CodeSelfLink     = "bean-self-link"
-)
-
 // Known values of the enumerated fields; others are bean-unknown-value
 // warnings, since custom workflows exist.
 var (
@@ -101,10 +94,10 @@ func Parse(path string, data []byte) record.File {
 	id, ok := IDFromName(path)
 	if !ok {
 		id = strings.TrimSuffix(pathBase(path), ".md")
-		c.add(CodeInvalid, record.Error, 1, "file name does not carry a bean id: want <id>--<slug>.md")
+		c.add(record.CodeBeanInvalid, 1, "file name does not carry a bean id: want <id>--<slug>.md")
 	}
 	if why := idcheck.Unsafe(id); why != "" {
-		c.add(CodeInvalid, record.Error, 1, fmt.Sprintf("bean id %q (from the file name) holds %s", id, why))
+		c.add(record.CodeBeanInvalid, 1, fmt.Sprintf("bean id %q (from the file name) holds %s", id, why))
 	}
 	b := record.Bean{ID: id, Line: 1}
 	text := normalize(data)
@@ -112,9 +105,9 @@ func Parse(path string, data []byte) record.File {
 	var lk links
 	switch {
 	case !ok:
-		c.add(CodeInvalid, record.Error, 1, "no YAML front matter: a bean starts with a line of three dashes")
+		c.add(record.CodeBeanInvalid, 1, "no YAML front matter: a bean starts with a line of three dashes")
 	case !fm.closed:
-		c.add(CodeInvalid, record.Error, 1, "the front matter opened on line 1 is never closed by a line of three dashes")
+		c.add(record.CodeBeanInvalid, 1, "the front matter opened on line 1 is never closed by a line of three dashes")
 	default:
 		lk = readFrontMatter(c, &b, fm)
 		b.Mentions = Mentions(fm.body)
@@ -131,8 +124,8 @@ type collector struct {
 	findings []record.Finding
 }
 
-func (c *collector) add(code string, sev record.Severity, line int, msg string) {
-	c.findings = append(c.findings, record.Finding{
-		Code: code, Severity: sev, Message: msg, File: c.path, Line: max(line, 1),
-	})
+// add appends a finding of a registered code; its severity comes from the
+// finding registry.
+func (c *collector) add(code string, line int, msg string) {
+	c.findings = append(c.findings, record.New(code, c.path, line, "", msg))
 }

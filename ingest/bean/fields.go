@@ -74,7 +74,7 @@ func readFrontMatter(c *collector, b *record.Bean, fm frontMatter) links {
 	root, line, err := parseYAML(fm.yaml, first)
 	if err != nil {
 		msg := yamlPrefixRE.ReplaceAllString(err.Error(), "")
-		c.add(CodeInvalid, record.Error, line, "front matter is not valid YAML: "+msg)
+		c.add(record.CodeBeanInvalid, line, "front matter is not valid YAML: "+msg)
 		return links{}
 	}
 	if root == nil {
@@ -82,7 +82,7 @@ func readFrontMatter(c *collector, b *record.Bean, fm frontMatter) links {
 	}
 	root = deref(root)
 	if root.Kind != yaml.MappingNode {
-		c.add(CodeInvalid, record.Error, root.Line+first-1, "front matter is not a YAML mapping of fields")
+		c.add(record.CodeBeanInvalid, root.Line+first-1, "front matter is not a YAML mapping of fields")
 		return links{}
 	}
 	var lk links
@@ -213,11 +213,11 @@ func ids(n *yaml.Node, at func(*yaml.Node) int) []string {
 func enum(c *collector, n *yaml.Node, line int, field string, known []string) string {
 	s, ok := scalar(n)
 	if !ok {
-		c.add(CodeUnknownValue, record.Warning, line, fmt.Sprintf("%s is not a single value", field))
+		c.add(record.CodeBeanUnknownValue, line, fmt.Sprintf("%s is not a single value", field))
 		return ""
 	}
 	if s != "" && !slices.Contains(known, s) {
-		c.add(CodeUnknownValue, record.Warning, line, fmt.Sprintf("unknown %s %q (known: %v); kept as written", field, s, known))
+		c.add(record.CodeBeanUnknownValue, line, fmt.Sprintf("unknown %s %q (known: %v); kept as written", field, s, known))
 	}
 	return s
 }
@@ -229,7 +229,7 @@ func applyLinks(c *collector, b *record.Bean, lk links) {
 		if r.id != b.ID {
 			return false
 		}
-		c.add(CodeSelfLink, record.Error, r.line, fmt.Sprintf("%s names the bean itself (%s)", field, b.ID))
+		c.add(record.CodeBeanSelfLink, r.line, fmt.Sprintf("%s names the bean itself (%s)", field, b.ID))
 		return true
 	}
 	if lk.parent.id != "" && !self(lk.parent, "parent") {

@@ -165,7 +165,7 @@ func TestHostileInputs(t *testing.T) {
 		t.Errorf("huge attribute: %+v", got.Findings)
 	}
 	unclosed := doc(`<bpmn:process id="P">` + strings.Repeat(`<x:a>`, 50000))
-	if got := Parse("p.bpmn", []byte(unclosed)); len(got.Findings) != 1 || got.Findings[0].Code != CodeInvalid {
+	if got := Parse("p.bpmn", []byte(unclosed)); len(got.Findings) != 1 || got.Findings[0].Code != record.CodeBPMNInvalid {
 		t.Errorf("unclosed deep: %+v", got.Findings)
 	}
 }

@@ -36,13 +36,6 @@ const (
 	CamundaNamespace = "http://camunda.org/schema/1.0/bpmn"
 )
 
-// Finding codes produced by this package.
-const (
-	CodeInvalid     = "bpmn-invalid"
-	CodeDuplicateID = "process-duplicate-id"
-	CodeCallDynamic = "call-dynamic"
-)
-
 // Parse reads one BPMN file. path is the corpus-relative, slash-separated
 // path; it is copied into the result and into every finding, and its stem
 // (base name without extension) becomes each Process.Stem.
@@ -56,8 +49,8 @@ func Parse(path string, data []byte) record.File {
 	out := record.File{Path: path, Parser: Parser}
 	if err != nil {
 		out.Findings = []record.Finding{{
-			Code:     CodeInvalid,
-			Severity: record.Error,
+			Code:     record.CodeBPMNInvalid,
+			Severity: record.SeverityOf(record.CodeBPMNInvalid),
 			Message:  err.msg,
 			File:     path,
 			Line:     max(err.line, 1),

@@ -31,7 +31,7 @@ func FuzzParse(f *testing.F) {
 			if fi.File != "p/x.bpmn" || fi.Line < 1 || fi.Code == "" || fi.Message == "" || fi.Severity.Rank() == 0 {
 				t.Fatalf("bad finding %+v", fi)
 			}
-			if fi.Code == CodeInvalid {
+			if fi.Code == record.CodeBPMNInvalid {
 				invalid = true
 			}
 		}

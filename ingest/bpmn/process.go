@@ -34,8 +34,8 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 	p.checkID("process", id, line)
 	if first, dup := p.seen[id]; dup {
 		p.findings = append(p.findings, record.Finding{
-			Code:     CodeDuplicateID,
-			Severity: record.Error,
+			Code:     record.CodeProcessDuplicateID,
+			Severity: record.SeverityOf(record.CodeProcessDuplicateID),
 			Message:  fmt.Sprintf("process id %q is already used by the process on line %d of this file", id, first),
 			File:     p.path,
 			Line:     line,
@@ -56,7 +56,7 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 // element is kept; its IRI is percent-escaped.
 func (p *parser) checkID(element, id string, line int) {
 	if why := idcheck.Unsafe(id); why != "" {
-		p.findings = append(p.findings, record.Finding{Code: CodeInvalid, Severity: record.Error,
+		p.findings = append(p.findings, record.Finding{Code: record.CodeBPMNInvalid, Severity: record.SeverityOf(record.CodeBPMNInvalid),
 			Message: fmt.Sprintf("%s id %q holds %s, which no BPMN id may", element, id, why), File: p.path, Line: line})
 	}
 }
@@ -188,8 +188,8 @@ func (p *parser) closeActivity(act int) {
 	if a.Called != "" && Dynamic(a.Called) {
 		a.CalledDynamic = true
 		p.dyn = append(p.dyn, record.Finding{
-			Code:     CodeCallDynamic,
-			Severity: record.Info,
+			Code:     record.CodeCallDynamic,
+			Severity: record.SeverityOf(record.CodeCallDynamic),
 			Message:  fmt.Sprintf("%s %q calls %q, which is only known at run time", a.Element, a.ID, truncate(a.Called, 200)),
 			File:     p.path,
 			Line:     line,

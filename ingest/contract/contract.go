@@ -12,9 +12,6 @@ import (
 // ParserName is the record.File.Parser value of this package.
 const ParserName = "contract"
 
-// CodeParseError is reported for a document that is not a JSON object.
-const CodeParseError = "parse-error"
-
 // Parse reads one contract: its top-level "required" names and each
 // top-level property's JSON type ("" when not stated; for a type list the
 // first entry that is not "null"). Parse never panics.
@@ -52,6 +49,6 @@ func parseError(path string, line int, msg string) record.Finding {
 	if line < 1 {
 		line = 1
 	}
-	return record.Finding{Code: CodeParseError, Severity: record.Error, File: path, Line: line,
+	return record.Finding{Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: path, Line: line,
 		Message: fmt.Sprintf("%s: %s", path, msg)}
 }

@@ -39,7 +39,7 @@ func TestParse(t *testing.T) {
 					t.Fatalf("contracts %+v findings %+v", f.Contracts, f.Findings)
 				}
 				fi := f.Findings[0]
-				if fi.Code != CodeParseError || fi.Severity != record.Error || fi.Line != c.errLine || fi.File != "schemas/c.json" {
+				if fi.Code != record.CodeParseError || fi.Severity != record.Error || fi.Line != c.errLine || fi.File != "schemas/c.json" {
 					t.Errorf("finding = %+v, want parse-error on line %d", fi, c.errLine)
 				}
 				return
@@ -84,7 +84,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("want a contract or a finding: %+v", out)
 		}
 		for _, fi := range out.Findings {
-			if fi.Line < 1 || fi.Code != CodeParseError {
+			if fi.Line < 1 || fi.Code != record.CodeParseError {
 				t.Fatalf("finding %+v", fi)
 			}
 		}

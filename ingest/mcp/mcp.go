@@ -16,13 +16,6 @@ import (
 // ParserName is the record.File.Parser value of this package.
 const ParserName = "mcp"
 
-// Finding codes produced by this package.
-const (
-	CodeInvalid    = "mcp-invalid"
-	CodeDuplicate  = "mcp-tool-duplicate"
-	CodeParseError = "parse-error"
-)
-
 // Parse reads one snapshot: {"tools": [...]}, optionally with
 // "server": {"name": ...}, or a JSON-RPC envelope {"result": {"tools": [...]}}.
 // The server name defaults to the file stem. Parse never panics.
@@ -30,7 +23,7 @@ func Parse(p string, data []byte) (out record.File) {
 	out = record.File{Path: p, Parser: ParserName}
 	defer func() {
 		if r := recover(); r != nil {
-			out.Findings = append(out.Findings, finding(p, CodeParseError, record.Error, 1,
+			out.Findings = append(out.Findings, finding(p, record.CodeParseError, 1,
 				fmt.Sprintf("%s: internal error while reading the MCP snapshot: %v", p, r)))
 		}
 	}()
@@ -40,13 +33,13 @@ func Parse(p string, data []byte) (out record.File) {
 		if pe, ok := err.(*ynode.Error); ok {
 			line, msg = pe.Line, pe.Msg
 		}
-		out.Findings = append(out.Findings, finding(p, CodeParseError, record.Error, line,
+		out.Findings = append(out.Findings, finding(p, record.CodeParseError, line,
 			fmt.Sprintf("%s is not valid JSON (line %d): %s", p, line, msg)))
 		return out
 	}
 	list, serverNode := toolsList(root)
 	if list == nil {
-		out.Findings = append(out.Findings, finding(p, CodeInvalid, record.Error, ynode.Line(root),
+		out.Findings = append(out.Findings, finding(p, record.CodeMCPInvalid, ynode.Line(root),
 			fmt.Sprintf("%s is not an MCP tools/list result (expected an object with a \"tools\" list)", p)))
 		return out
 	}
@@ -101,9 +94,8 @@ func serverName(p string, server *yaml.Node) string {
 	return strings.TrimSuffix(base, path.Ext(base))
 }
 
-func finding(p, code string, sev record.Severity, line int, msg string) record.Finding {
-	if line < 1 {
-		line = 1
-	}
-	return record.Finding{Code: code, Severity: sev, File: p, Line: line, Message: msg}
+// finding is a finding of a registered code on file p; its severity comes
+// from the finding registry.
+func finding(p, code string, line int, msg string) record.Finding {
+	return record.New(code, p, line, "", msg)
 }

@@ -31,21 +31,21 @@ func TestParseFindings(t *testing.T) {
 		server     string
 	}{
 		{"valid", `{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}`, nil, 1, "snap"},
-		{"not json", "{\n\"tools\": [,]}", []got{{CodeParseError, record.Error, 2}}, 0, ""},
-		{"empty", "", []got{{CodeParseError, record.Error, 1}}, 0, ""},
-		{"yaml is not json", "tools: []", []got{{CodeParseError, record.Error, 1}}, 0, ""},
-		{"array", "[]", []got{{CodeInvalid, record.Error, 1}}, 0, ""},
-		{"no tools", "{\n \"resources\": []}", []got{{CodeInvalid, record.Error, 1}}, 0, ""},
-		{"tools not list", `{"tools": {}}`, []got{{CodeInvalid, record.Error, 1}}, 0, ""},
-		{"rpc error", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}`, []got{{CodeInvalid, record.Error, 1}}, 0, ""},
+		{"not json", "{\n\"tools\": [,]}", []got{{record.CodeParseError, record.Error, 2}}, 0, ""},
+		{"empty", "", []got{{record.CodeParseError, record.Error, 1}}, 0, ""},
+		{"yaml is not json", "tools: []", []got{{record.CodeParseError, record.Error, 1}}, 0, ""},
+		{"array", "[]", []got{{record.CodeMCPInvalid, record.Error, 1}}, 0, ""},
+		{"no tools", "{\n \"resources\": []}", []got{{record.CodeMCPInvalid, record.Error, 1}}, 0, ""},
+		{"tools not list", `{"tools": {}}`, []got{{record.CodeMCPInvalid, record.Error, 1}}, 0, ""},
+		{"rpc error", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}`, []got{{record.CodeMCPInvalid, record.Error, 1}}, 0, ""},
 		{"rpc envelope", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {}}]}}`, nil, 1, "snap"},
 		{"server name", `{"server": {"name": "gh"}, "tools": []}`, nil, 0, "gh"},
 		{"blank server name", `{"server": {"name": " "}, "tools": []}`, nil, 0, "snap"},
-		{"nameless entry", "{\"tools\": [\n{\"title\": \"x\"},\n 3]}", []got{{CodeInvalid, record.Error, 2}, {CodeInvalid, record.Error, 3}}, 0, "snap"},
-		{"no inputSchema", "{\"tools\": [\n{\"name\": \"a\"}]}", []got{{CodeInvalid, record.Error, 2}}, 1, "snap"},
+		{"nameless entry", "{\"tools\": [\n{\"title\": \"x\"},\n 3]}", []got{{record.CodeMCPInvalid, record.Error, 2}, {record.CodeMCPInvalid, record.Error, 3}}, 0, "snap"},
+		{"no inputSchema", "{\"tools\": [\n{\"name\": \"a\"}]}", []got{{record.CodeMCPInvalid, record.Error, 2}}, 1, "snap"},
 		{"duplicate", "{\"tools\": [\n{\"name\": \"a\", \"inputSchema\": {}},\n{\"name\": \"a\", \"inputSchema\": {}}]}",
-			[]got{{CodeDuplicate, record.Warning, 3}}, 2, "snap"},
-		{"trailing data", `{"tools": []} {}`, []got{{CodeParseError, record.Error, 1}}, 0, ""},
+			[]got{{record.CodeMCPToolDuplicate, record.Warning, 3}}, 2, "snap"},
+		{"trailing data", `{"tools": []} {}`, []got{{record.CodeParseError, record.Error, 1}}, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -22,23 +22,22 @@ type snapshot struct {
 	findings []record.Finding
 }
 
-func (s *snapshot) add(code string, sev record.Severity, line int, subject, msg string) {
-	f := finding(s.path, code, sev, line, msg)
-	f.Subject = subject
-	s.findings = append(s.findings, f)
+// add appends a finding of a registered code about subject.
+func (s *snapshot) add(code string, line int, subject, msg string) {
+	s.findings = append(s.findings, record.New(code, s.path, line, subject, msg))
 }
 
 // tool maps one listed MCP tool; ok is false when the entry has no name.
 func (s *snapshot) tool(i int, n *yaml.Node) (record.Tool, bool) {
 	name := ynode.Str(ynode.Get(n, "name"))
 	if !ynode.IsMap(n) || strings.TrimSpace(name) == "" {
-		s.add(CodeInvalid, record.Error, ynode.Line(n), "",
+		s.add(record.CodeMCPInvalid, ynode.Line(n), "",
 			fmt.Sprintf("%s: tools[%d] is not an MCP tool (an object with a non-empty \"name\")", s.path, i))
 		return record.Tool{}, false
 	}
 	id := s.uniqueID(Slug(s.server) + "." + Slug(name))
 	if first, dup := s.names[name]; dup {
-		s.add(CodeDuplicate, record.Warning, ynode.Line(n), id,
+		s.add(record.CodeMCPToolDuplicate, ynode.Line(n), id,
 			fmt.Sprintf("%s: server %q lists tool %q twice (first on line %d); both are kept, this one as %s", s.path, s.server, name, first, id))
 	} else {
 		s.names[name] = ynode.Line(n)
@@ -67,7 +66,7 @@ func (s *snapshot) tool(i int, n *yaml.Node) (record.Tool, bool) {
 	}
 	in := ynode.Get(n, "inputSchema")
 	if !ynode.IsMap(in) {
-		s.add(CodeInvalid, record.Error, ynode.Line(n), id,
+		s.add(record.CodeMCPInvalid, ynode.Line(n), id,
 			fmt.Sprintf("%s: tool %q has no inputSchema object (required by tools/list); kept without inputs", s.path, name))
 	}
 	t.Inputs = ports(in)

@@ -16,7 +16,7 @@ func Parse(path string, data []byte) record.File {
 	f := record.File{Path: path, Parser: "package"}
 	root, err := ynode.ParseJSON(data)
 	if err != nil {
-		f.Findings = append(f.Findings, record.Finding{Code: "parse-error", Severity: record.Error,
+		f.Findings = append(f.Findings, record.Finding{Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError),
 			Message: fmt.Sprintf("package.json: %v", err), File: path, Line: 1})
 		return f
 	}

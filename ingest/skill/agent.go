@@ -51,7 +51,7 @@ func (p *parser) agent() record.Skill {
 	s.Metadata = p.agentMetadata(id)
 	for _, e := range p.fm.Root.Entries {
 		if !agentKeys[e.Name] {
-			p.add("skill-unknown-key", record.Warning, e.Line, id,
+			p.add(record.CodeSkillUnknownKey, e.Line, id,
 				fmt.Sprintf("unknown Agent Skill front-matter key %q", e.Name))
 		}
 	}
@@ -64,23 +64,23 @@ func (p *parser) agentName(id, name string, line int) {
 	e, ok := p.fm.Root.get("name")
 	switch {
 	case !ok:
-		p.add("agent-skill-name-invalid", record.Error, 1, id, "Agent Skill has no name in its front matter")
+		p.add(record.CodeAgentSkillNameInvalid, 1, id, "Agent Skill has no name in its front matter")
 		return
 	case !isScalar(e.Val):
-		p.add("agent-skill-name-invalid", record.Error, e.Line, id, "Agent Skill name must be a string")
+		p.add(record.CodeAgentSkillNameInvalid, e.Line, id, "Agent Skill name must be a string")
 		return
 	}
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n == 0 || n > agentNameMax:
-		p.add("agent-skill-name-invalid", record.Error, line, id,
+		p.add(record.CodeAgentSkillNameInvalid, line, id,
 			fmt.Sprintf("Agent Skill name must be 1–%d characters, has %d", agentNameMax, n))
 	case !agentNameRE.MatchString(name):
-		p.add("agent-skill-name-invalid", record.Error, line, id,
+		p.add(record.CodeAgentSkillNameInvalid, line, id,
 			fmt.Sprintf("Agent Skill name %q must be lower-case letters and digits separated by single hyphens", name))
 	}
 	if p.folder != "" && name != "" && name != p.folder {
-		p.add("agent-skill-name-mismatch", record.Error, line, id,
+		p.add(record.CodeAgentSkillNameMismatch, line, id,
 			fmt.Sprintf("Agent Skill name %q differs from its folder name %q", name, p.folder))
 	}
 }
@@ -89,16 +89,16 @@ func (p *parser) agentName(id, name string, line int) {
 func (p *parser) agentDescription(id string) {
 	e, ok := p.fm.Root.get("description")
 	if !ok {
-		p.add("agent-skill-description-invalid", record.Error, 1, id, "Agent Skill has no description in its front matter")
+		p.add(record.CodeAgentSkillDescriptionInvalid, 1, id, "Agent Skill has no description in its front matter")
 		return
 	}
 	d, isStr := scalar(e.Val)
 	if !isStr && !isNull(e.Val) {
-		p.add("agent-skill-description-invalid", record.Error, e.Line, id, "Agent Skill description must be a string")
+		p.add(record.CodeAgentSkillDescriptionInvalid, e.Line, id, "Agent Skill description must be a string")
 		return
 	}
 	if n := utf8.RuneCountInString(d); n == 0 || n > agentDescMax {
-		p.add("agent-skill-description-invalid", record.Error, e.Line, id,
+		p.add(record.CodeAgentSkillDescriptionInvalid, e.Line, id,
 			fmt.Sprintf("Agent Skill description must be 1–%d characters, has %d", agentDescMax, n))
 	}
 }
@@ -112,11 +112,11 @@ func (p *parser) agentCompat(id string) string {
 	}
 	c, isStr := scalar(e.Val)
 	if !isStr {
-		p.add("parse-error", record.Error, e.Line, id, "Agent Skill compatibility must be a string")
+		p.add(record.CodeParseError, e.Line, id, "Agent Skill compatibility must be a string")
 		return ""
 	}
 	if n := utf8.RuneCountInString(c); n > agentCompatMax {
-		p.add("parse-error", record.Error, e.Line, id,
+		p.add(record.CodeParseError, e.Line, id,
 			fmt.Sprintf("Agent Skill compatibility must be at most %d characters, has %d", agentCompatMax, n))
 	}
 	return c
@@ -131,7 +131,7 @@ func (p *parser) agentMetadata(id string) map[string]string {
 	}
 	v := deref(e.Val)
 	if v == nil || v.Kind != yaml.MappingNode {
-		p.add("parse-error", record.Error, e.Line, id, "Agent Skill metadata must be a map of strings")
+		p.add(record.CodeParseError, e.Line, id, "Agent Skill metadata must be a map of strings")
 		return nil
 	}
 	m, dups := entries(v, p.fm.Lines)
@@ -139,14 +139,14 @@ func (p *parser) agentMetadata(id string) map[string]string {
 	for _, me := range m.Entries {
 		s, isStr := scalar(me.Val)
 		if !isStr && !isNull(me.Val) {
-			p.add("parse-error", record.Error, me.Line, id,
+			p.add(record.CodeParseError, me.Line, id,
 				fmt.Sprintf("Agent Skill metadata %q must be a string", me.Name))
 			continue
 		}
 		out[me.Name] = s
 	}
 	for _, d := range dups {
-		p.add("parse-error", record.Error, d.Line, id, fmt.Sprintf("duplicate metadata key %q", d.Name))
+		p.add(record.CodeParseError, d.Line, id, fmt.Sprintf("duplicate metadata key %q", d.Name))
 	}
 	return out
 }

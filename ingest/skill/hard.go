@@ -39,7 +39,7 @@ func (p *parser) hard() {
 		if e, ok := p.fm.Root.get("skill"); ok {
 			line = e.Line
 		}
-		p.add(CodeIDInvalid, record.Error, line, "", fmt.Sprintf("hard skill id %q holds %s", id, why))
+		p.add(record.CodeSkillIDInvalid, line, "", fmt.Sprintf("hard skill id %q holds %s", id, why))
 	}
 	s := p.base(id, FlavourHard)
 	if s.Name == "" {
@@ -53,7 +53,7 @@ func (p *parser) hard() {
 			continue
 		}
 		if !f.Closed {
-			p.add("hard-skill-unterminated-fence", record.Error, f.Line, id,
+			p.add(record.CodeHardSkillUnterminatedFence, f.Line, id,
 				"```tool fence is not closed; its tool is ignored")
 			continue
 		}
@@ -62,7 +62,7 @@ func (p *parser) hard() {
 			continue
 		}
 		if first, dup := seen[t.ID]; dup {
-			p.add("hard-skill-duplicate-tool", record.Error, f.Line, t.ID,
+			p.add(record.CodeHardSkillDuplicateTool, f.Line, t.ID,
 				fmt.Sprintf("tool %q is already defined by the fence at line %d; this one is ignored", t.Title, first))
 			continue
 		}
@@ -79,21 +79,21 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 	off := newLineMap(text, f.Line+1) // content starts on the line after the fence
 	root, err := parseYAML(text)
 	if err != nil {
-		p.add("parse-error", record.Error, yamlErrLine(err, text, off), skillID, "```tool fence: "+yamlErrText(err))
+		p.add(record.CodeParseError, yamlErrLine(err, text, off), skillID, "```tool fence: "+yamlErrText(err))
 		return record.Tool{}, false
 	}
 	if root == nil {
-		p.add("hard-skill-missing-id-or-run", record.Error, f.Line, skillID, "```tool fence is empty: it needs id and run")
+		p.add(record.CodeHardSkillMissingIDOrRun, f.Line, skillID, "```tool fence is empty: it needs id and run")
 		return record.Tool{}, false
 	}
 	if root.Kind != yaml.MappingNode {
-		p.add("parse-error", record.Error, f.Line, skillID,
+		p.add(record.CodeParseError, f.Line, skillID,
 			fmt.Sprintf("```tool fence must be a YAML mapping, is a %s", kindName(root.Kind)))
 		return record.Tool{}, false
 	}
 	m, dups := entries(root, off)
 	for _, d := range dups {
-		p.add("parse-error", record.Error, d.Line, skillID, fmt.Sprintf("```tool fence: duplicate key %q", d.Name))
+		p.add(record.CodeParseError, d.Line, skillID, fmt.Sprintf("```tool fence: duplicate key %q", d.Name))
 	}
 	fid, _ := scalarOf(m, "id")
 	subject := skillID + "." + fid
@@ -102,7 +102,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 	}
 	for _, e := range m.Entries {
 		if !fenceKeys[e.Name] {
-			p.add("hard-skill-unknown-key", record.Error, e.Line, subject,
+			p.add(record.CodeHardSkillUnknownKey, e.Line, subject,
 				fmt.Sprintf("```tool fence key %q is not one of id, description, params, run", e.Name))
 		}
 	}
@@ -115,7 +115,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 		if !hasRun {
 			miss = append(miss, "run")
 		}
-		p.add("hard-skill-missing-id-or-run", record.Error, f.Line, subject,
+		p.add(record.CodeHardSkillMissingIDOrRun, f.Line, subject,
 			"```tool fence has no "+strings.Join(miss, " and "))
 	}
 	t := record.Tool{
@@ -171,13 +171,13 @@ func (p *parser) params(subject string, m mapping, off lineMap) []record.Port {
 	}
 	v := deref(e.Val)
 	if v == nil || v.Kind != yaml.MappingNode {
-		p.add("parse-error", record.Error, e.Line, subject, "```tool fence params must be a mapping of param names")
+		p.add(record.CodeParseError, e.Line, subject, "```tool fence params must be a mapping of param names")
 		return nil
 	}
 	pm, dups := entries(v, off)
 	for _, d := range dups {
 		first, _ := pm.get(d.Name)
-		p.add("hard-skill-duplicate-param", record.Error, d.Line, subject,
+		p.add(record.CodeHardSkillDuplicateParam, d.Line, subject,
 			fmt.Sprintf("param %q is already declared at line %d", d.Name, first.Line))
 	}
 	ports := make([]record.Port, 0, len(pm.Entries))
@@ -195,17 +195,17 @@ func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 	}
 	v := deref(pe.Val)
 	if v == nil || v.Kind != yaml.MappingNode {
-		p.add("parse-error", record.Error, pe.Line, subject,
+		p.add(record.CodeParseError, pe.Line, subject,
 			fmt.Sprintf("param %q must be a mapping of type/format/enum/description/default", pe.Name))
 		return port
 	}
 	km, dups := entries(v, off)
 	for _, d := range dups {
-		p.add("parse-error", record.Error, d.Line, subject, fmt.Sprintf("param %q: duplicate key %q", pe.Name, d.Name))
+		p.add(record.CodeParseError, d.Line, subject, fmt.Sprintf("param %q: duplicate key %q", pe.Name, d.Name))
 	}
 	for _, k := range km.Entries {
 		if !paramKeys[k.Name] {
-			p.add("hard-skill-unknown-key", record.Error, k.Line, subject,
+			p.add(record.CodeHardSkillUnknownKey, k.Line, subject,
 				fmt.Sprintf("param %q key %q is not one of type, format, enum, description, default", pe.Name, k.Name))
 		}
 	}
@@ -215,7 +215,7 @@ func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 			port.TypeIRI, port.JSONType = "json:"+typ, typ
 		} else {
 			port.TypeIRI, port.JSONType = "", ""
-			p.add("parse-error", record.Error, te.Line, subject,
+			p.add(record.CodeParseError, te.Line, subject,
 				fmt.Sprintf("param %q has type %q; allowed: string, number, integer, boolean, object, array", pe.Name, typ))
 		}
 	}
@@ -226,7 +226,7 @@ func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 		enum := enumValues(ee.Val)
 		d, isStr := scalar(de.Val)
 		if len(enum) > 0 && (!isStr || !contains(enum, d)) {
-			p.add("hard-skill-default-not-in-enum", record.Error, de.Line, subject,
+			p.add(record.CodeHardSkillDefaultNotInEnum, de.Line, subject,
 				fmt.Sprintf("param %q default %q is not one of its enum values %s", pe.Name, d, strings.Join(enum, ", ")))
 		}
 	}
@@ -279,7 +279,7 @@ func (p *parser) checkVars(subject string, ports []record.Port, words []string, 
 	for i, w := range words {
 		for _, name := range runVars(w) {
 			if !declared[name] && !used[name] {
-				p.add("hard-skill-undeclared-var", record.Error, lines[i], subject,
+				p.add(record.CodeHardSkillUndeclaredVar, lines[i], subject,
 					fmt.Sprintf("run uses $%s but no param declares it", name))
 			}
 			used[name] = true
@@ -287,7 +287,7 @@ func (p *parser) checkVars(subject string, ports []record.Port, words []string, 
 	}
 	for _, pt := range ports {
 		if !used[pt.Name] {
-			p.add("hard-skill-param-unused", record.Error, pt.Line, subject,
+			p.add(record.CodeHardSkillParamUnused, pt.Line, subject,
 				fmt.Sprintf("param %q is declared but never used in run", pt.Name))
 		}
 	}

@@ -15,7 +15,7 @@ import (
 func (p *parser) harness() record.Skill {
 	s := p.base(p.stem, FlavourHarness)
 	if !idcheck.Name.MatchString(p.stem) {
-		p.add(CodeIDInvalid, record.Error, 1, "", fmt.Sprintf("harness skill id %q (the file stem) does not match %s", p.stem, idcheck.Name))
+		p.add(record.CodeSkillIDInvalid, 1, "", fmt.Sprintf("harness skill id %q (the file stem) does not match %s", p.stem, idcheck.Name))
 	}
 	s.Input, s.InputLine = scalarOf(p.fm.Root, "input")
 	s.Output, s.OutputLine = scalarOf(p.fm.Root, "output")

@@ -29,7 +29,7 @@ func (p *parser) includes(id string) []string {
 			raw = append(raw, s)
 		}
 	default:
-		p.add("parse-error", record.Error, e.Line, id, "includes must be a comma-separated string or a list")
+		p.add(record.CodeParseError, e.Line, id, "includes must be a comma-separated string or a list")
 		return nil
 	}
 	dir := path.Dir(p.path)
@@ -37,7 +37,7 @@ func (p *parser) includes(id string) []string {
 	for _, r := range raw {
 		inc := strings.TrimSpace(r)
 		if why := includeEscapes(inc); why != "" {
-			p.add("include-escapes", record.Error, e.Line, id, fmt.Sprintf("include %q %s", inc, why))
+			p.add(record.CodeIncludeEscapes, e.Line, id, fmt.Sprintf("include %q %s", inc, why))
 			if inc != "" {
 				out = append(out, inc)
 			}
@@ -46,7 +46,7 @@ func (p *parser) includes(id string) []string {
 		out = append(out, inc)
 		rel := path.Join(dir, strings.TrimSuffix(inc, "/"))
 		if p.opt.Exists == nil || !p.opt.Exists(rel) {
-			p.add("include-missing", record.Error, e.Line, id, fmt.Sprintf("include %q (%s) does not exist", inc, rel))
+			p.add(record.CodeIncludeMissing, e.Line, id, fmt.Sprintf("include %q (%s) does not exist", inc, rel))
 		}
 	}
 	return out

@@ -31,11 +31,6 @@ const (
 	FlavourHard    = "hard"
 )
 
-// CodeIDInvalid is a skill id that is not one (SPEC §2.1: harness skill ids
-// match ^[a-z][a-z0-9-]*$; no id holds quotes, angle brackets, whitespace,
-// control or bidi formatting characters).
-const CodeIDInvalid = "skill-id-invalid"
-
 // Parser names set in record.File.Parser.
 const (
 	ParserSkill = "skill"
@@ -141,11 +136,11 @@ func (p *parser) classify() string {
 func (p *parser) reportFrontMatter() {
 	if p.fm.Err != nil {
 		msg := "front matter: " + yamlErrText(p.fm.Err)
-		p.add("parse-error", record.Error, p.fm.ErrLine, "", msg)
+		p.add(record.CodeParseError, p.fm.ErrLine, "", msg)
 	}
 	for _, d := range p.fm.Dups {
 		first, _ := p.fm.Root.get(d.Name)
-		p.add("parse-error", record.Error, d.Line, "",
+		p.add(record.CodeParseError, d.Line, "",
 			fmt.Sprintf("front matter: duplicate key %q (first at line %d, which is used)", d.Name, first.Line))
 	}
 }
@@ -154,14 +149,10 @@ func (p *parser) reportFrontMatter() {
 // flavour rules about missing keys are meaningful.
 func (p *parser) fmOK() bool { return p.fm.Err == nil }
 
-// add appends a finding.
-func (p *parser) add(code string, sev record.Severity, line int, subject, msg string) {
-	if line < 1 {
-		line = 1
-	}
-	p.out.Findings = append(p.out.Findings, record.Finding{
-		Code: code, Severity: sev, Message: msg, File: p.path, Line: line, Subject: subject,
-	})
+// add appends a finding of a registered code; its severity comes from the
+// finding registry.
+func (p *parser) add(code string, line int, subject, msg string) {
+	p.out.Findings = append(p.out.Findings, record.New(code, p.path, line, subject, msg))
 }
 
 // bodyLines returns the body lines.

@@ -48,7 +48,7 @@ func (p *parser) toolSkill() record.ToolSkill {
 		p.toolSkillFront(&t)
 	}
 	if t.BodyBytes > BodyCap {
-		p.add("body-over-cap", record.Error, p.fm.BodyIdx+1, t.Key,
+		p.add(record.CodeBodyOverCap, p.fm.BodyIdx+1, t.Key,
 			fmt.Sprintf("tool-skill body is %d bytes, over the %d-byte cap", t.BodyBytes, BodyCap))
 	}
 	p.unresolvedVars(t.Key)
@@ -62,10 +62,10 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 	key, ok := scalar(ke.Val)
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		p.add("tool-skill-invalid", record.Error, ke.Line, "", "tool skill key must be a non-empty string")
+		p.add(record.CodeToolSkillInvalid, ke.Line, "", "tool skill key must be a non-empty string")
 	}
 	if why := idcheck.Unsafe(key); why != "" {
-		p.add("tool-skill-invalid", record.Error, ke.Line, "", fmt.Sprintf("tool skill key %q holds %s", key, why))
+		p.add(record.CodeToolSkillInvalid, ke.Line, "", fmt.Sprintf("tool skill key %q holds %s", key, why))
 	}
 	t.Key = key
 	t.Title, _ = scalarOf(m, "title")
@@ -80,7 +80,7 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 	t.Summary, sumLine = scalarOf(m, "summary")
 	t.Summary = strings.TrimSpace(t.Summary)
 	if len(t.Summary) > SummaryCap {
-		p.add("summary-over-cap", record.Error, sumLine, key,
+		p.add(record.CodeSummaryOverCap, sumLine, key,
 			fmt.Sprintf("tool-skill summary is %d bytes, over the %d-byte cap", len(t.Summary), SummaryCap))
 	}
 	t.Phases = p.phases(key)
@@ -88,7 +88,7 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 		var b bool
 		v := deref(e.Val)
 		if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
-			p.add("tool-skill-invalid", record.Error, e.Line, key, "tool skill required must be true or false")
+			p.add(record.CodeToolSkillInvalid, e.Line, key, "tool skill required must be true or false")
 		} else {
 			t.Required = b
 		}
@@ -105,7 +105,7 @@ func (p *parser) phases(key string) []string {
 	}
 	v := deref(e.Val)
 	if v == nil || v.Kind != yaml.SequenceNode {
-		p.add("tool-skill-invalid", record.Error, e.Line, key, "tool skill phases must be a list")
+		p.add(record.CodeToolSkillInvalid, e.Line, key, "tool skill phases must be a list")
 		return nil
 	}
 	var out []string
@@ -113,7 +113,7 @@ func (p *parser) phases(key string) []string {
 	for _, c := range v.Content {
 		ph, isStr := scalar(c)
 		if !isStr || !toolPhases[ph] {
-			p.add("tool-skill-invalid", record.Error, p.fm.Lines.at(c.Line), key,
+			p.add(record.CodeToolSkillInvalid, p.fm.Lines.at(c.Line), key,
 				fmt.Sprintf("tool skill phase %q is not one of plan, execute, review, subagent", ph))
 			continue
 		}
@@ -130,7 +130,7 @@ func (p *parser) phases(key string) []string {
 // could be read is returned anyway.
 func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trigger, bool) {
 	bad := func(l int, format string, a ...any) (record.Trigger, bool) {
-		p.add("tool-skill-invalid", record.Error, l, key, "trigger: "+fmt.Sprintf(format, a...))
+		p.add(record.CodeToolSkillInvalid, l, key, "trigger: "+fmt.Sprintf(format, a...))
 		return record.Trigger{}, false
 	}
 	v := deref(n)
@@ -154,7 +154,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 	var kinds []entry
 	ok := true
 	for _, d := range dups {
-		p.add("tool-skill-invalid", record.Error, d.Line, key, fmt.Sprintf("trigger: duplicate key %q", d.Name))
+		p.add(record.CodeToolSkillInvalid, d.Line, key, fmt.Sprintf("trigger: duplicate key %q", d.Name))
 		ok = false
 	}
 	for _, e := range m.Entries {
@@ -162,7 +162,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 			kinds = append(kinds, e)
 			continue
 		}
-		p.add("tool-skill-invalid", record.Error, e.Line, key,
+		p.add(record.CodeToolSkillInvalid, e.Line, key,
 			fmt.Sprintf("trigger: unknown key %q; expected one of tool, mcp_server, any_of, all_of", e.Name))
 		ok = false
 	}
@@ -171,7 +171,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 		for i, k := range kinds {
 			names[i] = k.Name
 		}
-		p.add("tool-skill-invalid", record.Error, line, key,
+		p.add(record.CodeToolSkillInvalid, line, key,
 			fmt.Sprintf("trigger: must set exactly one of tool, mcp_server, any_of, all_of; sets %d (%s)", len(kinds), strings.Join(names, ", ")))
 		return record.Trigger{}, false
 	}
@@ -182,7 +182,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 		s, isStr := scalar(k.Val)
 		s = strings.TrimSpace(s)
 		if !isStr || s == "" {
-			p.add("tool-skill-invalid", record.Error, k.Line, key, fmt.Sprintf("trigger: %s must be a non-empty name", k.Name))
+			p.add(record.CodeToolSkillInvalid, k.Line, key, fmt.Sprintf("trigger: %s must be a non-empty name", k.Name))
 			return t, false
 		}
 		if k.Name == "tool" {
@@ -193,7 +193,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 	default:
 		seq := deref(k.Val)
 		if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) == 0 {
-			p.add("tool-skill-invalid", record.Error, k.Line, key, fmt.Sprintf("trigger: %s must be a non-empty list of triggers", k.Name))
+			p.add(record.CodeToolSkillInvalid, k.Line, key, fmt.Sprintf("trigger: %s must be a non-empty list of triggers", k.Name))
 			return t, false
 		}
 		subs := make([]record.Trigger, 0, len(seq.Content))
@@ -222,7 +222,7 @@ func (p *parser) unresolvedVars(key string) {
 			continue
 		}
 		seen[r.Name] = true
-		p.add("skill-variable-unresolved", record.Warning, r.Line, key,
+		p.add(record.CodeSkillVariableUnresolved, r.Line, key,
 			fmt.Sprintf("${%s} is not a declared skill variable", r.Name))
 	}
 }

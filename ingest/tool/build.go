@@ -53,7 +53,7 @@ func (f *fileParser) tool(n *yaml.Node, base string) {
 	}
 	t.Maintains = maintains(ynode.Get(n, "maintains"))
 	if t.Requires != nil && t.Requires.Network != nil && *t.Requires.Network && len(t.Remedies) == 0 {
-		f.add(CodeNetworkNoRemedies, record.Error, ynode.Line(ynode.Get(ynode.Get(n, "requires"), "network")), subject,
+		f.add(record.CodeNetworkWithoutRemedies, ynode.Line(ynode.Get(ynode.Get(n, "requires"), "network")), subject,
 			"%s: tool %q requires the network but lists no remedies (what to do when the host is unreachable)", f.path, t.ID)
 	}
 	f.tools = append(f.tools, t)
@@ -81,7 +81,7 @@ func (f *fileParser) invoke(n *yaml.Node, t *record.Tool) {
 	hasMcp := ynode.IsMap(mcp)
 	runnable := len(t.Invoke.Shell) > 0 || t.Invoke.Container != "" || t.Invoke.InProcess != "" || t.Invoke.Manual
 	if hasMcp && !runnable {
-		f.add(CodeInvokeMcpOnly, record.Error, ynode.Line(inv), t.ID,
+		f.add(record.CodeInvokeMCPOnly, ynode.Line(inv), t.ID,
 			"%s: tool %q can only be invoked through MCP; the harness that defines it cannot run it (add shell, container, inProcess or manual)", f.path, t.ID)
 	}
 }
@@ -107,7 +107,7 @@ func (f *fileParser) selection(n *yaml.Node, t *record.Tool) {
 			missing = append(missing, kv[0])
 		}
 	}
-	f.add(CodeSelectionPartial, record.Error, ynode.Line(sel), t.ID,
+	f.add(record.CodeSelectionPartial, ynode.Line(sel), t.ID,
 		"%s: tool %q has a partial selection (missing or empty: %s); when, limits and cost go together or not at all, and a partial selection does not count",
 		f.path, t.ID, strings.Join(missing, ", "))
 }

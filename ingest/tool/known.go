@@ -57,7 +57,7 @@ func (f *fileParser) unknownFields(n *yaml.Node, base, subject string, t *record
 			}
 			t.Extra[k] = v
 		}
-		f.add(CodeUnknownField, record.Warning, ynode.Line(pr.Key), subject,
+		f.add(record.CodeToolUnknownField, ynode.Line(pr.Key), subject,
 			"%s: %s: tool %q has unknown field %q (kept as data)", f.path, jsonPath(base, k), t.ID, k)
 	}
 	for _, pr := range ynode.Pairs(n) {
@@ -86,7 +86,7 @@ func (f *fileParser) object(n *yaml.Node, s *shape, at, subject string) {
 		k := pr.Key.Value
 		sub, ok := s.fields[k]
 		if !ok {
-			f.add(CodeUnknownField, record.Warning, ynode.Line(pr.Key), subject,
+			f.add(record.CodeToolUnknownField, ynode.Line(pr.Key), subject,
 				"%s: %s: unknown field %q", f.path, jsonPath(at, k), k)
 			continue
 		}

@@ -12,9 +12,6 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/vocab"
 )
 
-// CodeModuleDynamic is a value of a Tool module known only at run time.
-const CodeModuleDynamic = "tool-module-dynamic"
-
 // IsModule reports whether a Tool file is a TypeScript or JavaScript module.
 func IsModule(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
@@ -35,7 +32,7 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 	defer func() {
 		if r := recover(); r != nil {
 			out.Findings = append(out.Findings, record.Finding{
-				Code: CodeParseError, Severity: record.Error, File: p, Line: 1,
+				Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: 1,
 				Message: fmt.Sprintf("%s: internal error while reading the Tool module: %v", p, r),
 			})
 		}
@@ -46,7 +43,7 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 	switch strings.ToLower(path.Ext(p)) {
 	case ".cts", ".cjs", ".tsx":
 		out.Findings = append(out.Findings, record.Finding{
-			Code: CodeModuleNotEvaluated, Severity: record.Info, File: p, Line: 1,
+			Code: record.CodeToolModuleNotEvaluated, Severity: record.SeverityOf(record.CodeToolModuleNotEvaluated), File: p, Line: 1,
 			Message: fmt.Sprintf("%s: CommonJS and TSX Tool modules are not read; only .ts, .mts, .js and .mjs modules are", p),
 		})
 		return out, []string{p}
@@ -61,7 +58,7 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 			line = se.Line
 		}
 		out.Findings = append(out.Findings, record.Finding{
-			Code: CodeParseError, Severity: record.Error, File: p, Line: line,
+			Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: line,
 			Message: fmt.Sprintf("%s does not parse as a module: %v", p, err),
 		})
 		return out, read
@@ -74,10 +71,10 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 		f.findings = append(f.findings[:before], withoutDynamicMissing(f.findings[before:], base, t.ID, dyn)...)
 	}
 	for _, d := range dyn {
-		f.add(CodeModuleDynamic, record.Warning, d.Line, d.Tool, "%s: %s", p, d)
+		f.add(record.CodeToolModuleDynamic, d.Line, d.Tool, "%s: %s", p, d)
 	}
 	if prog.Exhausted != "" {
-		f.add(CodeModuleDynamic, record.Warning, 1, "",
+		f.add(record.CodeToolModuleDynamic, 1, "",
 			"%s: the static reader stopped at its %s; values past it are not known", p, prog.Exhausted)
 	}
 	out.Tools = f.tools
@@ -103,7 +100,7 @@ func withoutDynamicMissing(fs []record.Finding, base, id string, dyn []tsmodule.
 	}
 	out := fs[:0]
 	for _, f := range fs {
-		if f.Code == CodeInvalid && missingMatch(f.Message, missing) {
+		if f.Code == record.CodeToolInvalid && missingMatch(f.Message, missing) {
 			continue
 		}
 		out = append(out, f)

@@ -142,12 +142,12 @@ func TestRealWorldModulesEqualJSON(t *testing.T) {
 	dynamic := 0
 	for _, f := range findings {
 		switch f.Code {
-		case CodeModuleDynamic:
+		case record.CodeToolModuleDynamic:
 			dynamic++
 			if f.Subject != "cat-harness-schema" || f.File != "tools/index.ts" {
 				t.Errorf("unexpected dynamic finding %+v", f)
 			}
-		case CodePortTypeUnknown, CodeParseError, CodeModuleNotEvaluated:
+		case record.CodePortTypeUnknown, record.CodeParseError, record.CodeToolModuleNotEvaluated:
 			t.Errorf("unexpected finding %+v", f)
 		}
 	}

@@ -60,7 +60,7 @@ func (f *fileParser) portType(p *record.Port, pn *yaml.Node, at, subject string)
 			why = "is not a type IRI (no #/$defs/)"
 		}
 	}
-	f.add(CodePortTypeUnknown, record.Error, ynode.Line(ynode.Get(pn, key)), subject,
+	f.add(record.CodePortTypeUnknown, ynode.Line(ynode.Get(pn, key)), subject,
 		"%s: %s.%s: port %q: %s %q %s (vocabulary %s)", f.path, at, key, p.Name, key, ref, why, f.voc.CanonicalURL())
 	return false, false
 }
@@ -90,10 +90,10 @@ func (f *fileParser) arg(p *record.Port, pn *yaml.Node, at, subject string, safe
 	line := ynode.Line(an)
 	switch {
 	case p.Arg == "stdin" && p.Repeated:
-		f.add(CodeInvalid, record.Error, line, subject,
+		f.add(record.CodeToolInvalid, line, subject,
 			"%s: %s.arg: input %q is repeated and cannot be read from stdin", f.path, at, p.Name)
 	case p.Arg != "" && p.Arg != "stdin" && known && !safe:
-		f.add(CodeUnsafeOnArgv, record.Error, line, subject,
+		f.add(record.CodeInputUnsafeOnArgv, line, subject,
 			"%s: %s.arg: input %q of type %s is not injection-safe but is passed on the command line (%s); free text belongs on stdin",
 			f.path, at, p.Name, p.TypeIRI, p.Arg)
 	}

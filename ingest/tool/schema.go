@@ -73,12 +73,12 @@ type schemaIssue struct {
 func (f *fileParser) validate(n *yaml.Node, base, subject string) {
 	s, err := Schema()
 	if err != nil {
-		f.add(CodeInvalid, record.Error, ynode.Line(n), subject, "%s: %s: %v", f.path, base, err)
+		f.add(record.CodeToolInvalid, ynode.Line(n), subject, "%s: %s: %v", f.path, base, err)
 		return
 	}
 	inst, err := ynode.ToAny(n)
 	if err != nil {
-		f.add(CodeInvalid, record.Error, ynode.Line(n), subject, "%s: %s: %v", f.path, base, err)
+		f.add(record.CodeToolInvalid, ynode.Line(n), subject, "%s: %s: %v", f.path, base, err)
 		return
 	}
 	verr := s.Validate(inst)
@@ -87,7 +87,7 @@ func (f *fileParser) validate(n *yaml.Node, base, subject string) {
 	}
 	ve, ok := verr.(*jsonschema.ValidationError)
 	if !ok {
-		f.add(CodeInvalid, record.Error, ynode.Line(n), subject, "%s: %s: %v", f.path, base, verr)
+		f.add(record.CodeToolInvalid, ynode.Line(n), subject, "%s: %s: %v", f.path, base, verr)
 		return
 	}
 	var issues []schemaIssue
@@ -100,7 +100,7 @@ func (f *fileParser) validate(n *yaml.Node, base, subject string) {
 			continue
 		}
 		seen[key] = true
-		f.add(CodeInvalid, record.Error, lineAt(n, is.loc), subject, "%s: %s: %s", f.path, p, is.msg)
+		f.add(record.CodeToolInvalid, lineAt(n, is.loc), subject, "%s: %s: %s", f.path, p, is.msg)
 	}
 }
 

@@ -20,19 +20,6 @@ import (
 // ParserName is the record.File.Parser value of this package.
 const ParserName = "tool"
 
-// Finding codes produced by this package.
-const (
-	CodeInvalid            = "tool-invalid"
-	CodeUnknownField       = "tool-unknown-field"
-	CodeModuleNotEvaluated = "tool-module-not-evaluated"
-	CodeInvokeMcpOnly      = "invoke-mcp-only"
-	CodeSelectionPartial   = "selection-partial"
-	CodeNetworkNoRemedies  = "network-without-remedies"
-	CodePortTypeUnknown    = "port-type-unknown"
-	CodeUnsafeOnArgv       = "input-unsafe-on-argv"
-	CodeParseError         = "parse-error"
-)
-
 // Parse reads one Tool file. JSON (.json) and YAML (.yaml, .yml) files hold
 // one Tool object or {"tools": [...]}; a TypeScript/JavaScript module is read
 // statically without its sibling modules (ParseModule reads them too). voc resolves port types; nil
@@ -43,7 +30,7 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 	defer func() {
 		if r := recover(); r != nil {
 			out.Findings = append(out.Findings, record.Finding{
-				Code: CodeParseError, Severity: record.Error, File: p, Line: 1,
+				Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: 1,
 				Message: fmt.Sprintf("%s: internal error while reading the Tool file: %v", p, r),
 			})
 		}
@@ -63,7 +50,7 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 			line, msg = pe.Line, pe.Msg
 		}
 		out.Findings = append(out.Findings, record.Finding{
-			Code: CodeParseError, Severity: record.Error, File: p, Line: line,
+			Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: line,
 			Message: fmt.Sprintf("%s does not parse (line %d): %s", p, line, msg),
 		})
 		return out
@@ -84,21 +71,17 @@ type fileParser struct {
 	findings []record.Finding
 }
 
-func (f *fileParser) add(code string, sev record.Severity, line int, subject, format string, args ...any) {
-	if line < 1 {
-		line = 1
-	}
-	f.findings = append(f.findings, record.Finding{
-		Code: code, Severity: sev, File: f.path, Line: line, Subject: subject,
-		Message: fmt.Sprintf(format, args...),
-	})
+// add appends a finding of a registered code; its severity comes from the
+// finding registry.
+func (f *fileParser) add(code string, line int, subject, format string, args ...any) {
+	f.findings = append(f.findings, record.New(code, f.path, line, subject, fmt.Sprintf(format, args...)))
 }
 
 // file dispatches between one Tool object and a {"tools": [...]} wrapper.
 func (f *fileParser) file(root *yaml.Node) {
 	root = ynode.Deref(root)
 	if !ynode.IsMap(root) {
-		f.add(CodeInvalid, record.Error, ynode.Line(root), "",
+		f.add(record.CodeToolInvalid, ynode.Line(root), "",
 			"%s: $: expected a Tool object or {\"tools\": [...]}", f.path)
 		return
 	}
@@ -109,19 +92,19 @@ func (f *fileParser) file(root *yaml.Node) {
 	}
 	for _, pr := range ynode.Pairs(root) {
 		if k := pr.Key.Value; k != "tools" && k != "$schema" && k != "$comment" {
-			f.add(CodeUnknownField, record.Warning, ynode.Line(pr.Key), "",
+			f.add(record.CodeToolUnknownField, ynode.Line(pr.Key), "",
 				"%s: unknown field %s beside \"tools\" (ignored)", f.path, jsonPath("$", k))
 		}
 	}
 	if !ynode.IsSeq(list) {
-		f.add(CodeInvalid, record.Error, ynode.Line(list), "",
+		f.add(record.CodeToolInvalid, ynode.Line(list), "",
 			"%s: $.tools: expected a list of Tool objects", f.path)
 		return
 	}
 	for i, n := range ynode.Items(list) {
 		base := fmt.Sprintf("$.tools[%d]", i)
 		if !ynode.IsMap(n) {
-			f.add(CodeInvalid, record.Error, ynode.Line(n), "",
+			f.add(record.CodeToolInvalid, ynode.Line(n), "",
 				"%s: %s: expected a Tool object", f.path, base)
 			continue
 		}

@@ -51,43 +51,43 @@ func TestParseFindings(t *testing.T) {
 		want             []got
 	}{
 		{"valid", "t.json", base, nil},
-		{"json parse error", "t.json", "{\n  \"id\": \"t\",\n  \"title\": }", []got{{CodeParseError, record.Error, 3}}},
-		{"json trailing comma", "t.json", "{\"id\": \"t\",\n}", []got{{CodeParseError, record.Error, 2}}},
-		{"yaml parse error", "t.yaml", "id: t\ntitle: [\n", []got{{CodeParseError, record.Error, 2}}},
-		{"empty file", "t.yaml", "", []got{{CodeInvalid, record.Error, 1}}},
-		{"top-level list", "t.json", "[1]", []got{{CodeInvalid, record.Error, 1}}},
-		{"missing title", "t.json", edit(`"title": "T",`, ``), []got{{CodeInvalid, record.Error, 1}}},
-		{"bad id", "t.json", edit(`"id": "t"`, `"id": "T_1"`), []got{{CodeInvalid, record.Error, 2}}},
-		{"empty satisfies", "t.json", edit(`["s"]`, `[]`), []got{{CodeInvalid, record.Error, 5}}},
-		{"input without required", "t.json", edit(`"required": true, `, ``), []got{{CodeInvalid, record.Error, 10}}},
-		{"type and schema", "t.json", edit(`"type": "Text",`, `"type": "Text", "schema": "x",`), []got{{CodeInvalid, record.Error, 10}}},
-		{"arg with two keys", "t.json", edit(`{"stdin": true}`, `{"stdin": true, "flag": "--t"}`), []got{{CodeInvalid, record.Error, 10}}},
-		{"repeated on stdin", "t.json", edit(`"required": true,`, `"required": true, "repeated": true,`), []got{{CodeInvalid, record.Error, 10}}},
-		{"render as bad", "t.json", edit(`"type": "RepoPath"}`, `"type": "RepoPath", "render": {"as": "html"}}`), []got{{CodeInvalid, record.Error, 12}}},
-		{"shell wrong type", "t.json", edit(`"bin/t --x"`, `42`), []got{{CodeInvalid, record.Error, 7}}},
-		{"empty invoke", "t.json", edit(`{"shell": "bin/t --x"}`, `{}`), []got{{CodeInvalid, record.Error, 7}}},
-		{"remedy tool and none", "t.json", edit(`"install"`, `"remedies": [{"host": "h", "tool": "x", "none": true}], "install"`), []got{{CodeInvalid, record.Error, 6}}},
-		{"unknown top-level field", "t.json", edit(`"id": "t",`, `"id": "t", "alternativeTo": ["x"],`), []got{{CodeUnknownField, record.Warning, 2}}},
-		{"unknown nested field", "t.json", edit(`{"none": true}`, `{"none": true, "brew": "t"}`), []got{{CodeUnknownField, record.Warning, 6}}},
-		{"invoke mcp only", "t.json", edit(`{"shell": "bin/t --x"}`, `{"mcp": {"tool": "x"}}`), []got{{CodeInvokeMcpOnly, record.Error, 7}}},
-		{"selection partial", "t.json", edit(`"install"`, `"selection": {"when": "w", "limits": " "}, "install"`), []got{{CodeSelectionPartial, record.Error, 6}}},
-		{"selection not an object", "t.json", edit(`"install"`, `"selection": "soon", "install"`), []got{{CodeInvalid, record.Error, 6}}},
-		{"network without remedies", "t.json", edit(`"install"`, "\"requires\": {\n\"network\": true}, \"install\""), []got{{CodeNetworkNoRemedies, record.Error, 7}}},
+		{"json parse error", "t.json", "{\n  \"id\": \"t\",\n  \"title\": }", []got{{record.CodeParseError, record.Error, 3}}},
+		{"json trailing comma", "t.json", "{\"id\": \"t\",\n}", []got{{record.CodeParseError, record.Error, 2}}},
+		{"yaml parse error", "t.yaml", "id: t\ntitle: [\n", []got{{record.CodeParseError, record.Error, 2}}},
+		{"empty file", "t.yaml", "", []got{{record.CodeToolInvalid, record.Error, 1}}},
+		{"top-level list", "t.json", "[1]", []got{{record.CodeToolInvalid, record.Error, 1}}},
+		{"missing title", "t.json", edit(`"title": "T",`, ``), []got{{record.CodeToolInvalid, record.Error, 1}}},
+		{"bad id", "t.json", edit(`"id": "t"`, `"id": "T_1"`), []got{{record.CodeToolInvalid, record.Error, 2}}},
+		{"empty satisfies", "t.json", edit(`["s"]`, `[]`), []got{{record.CodeToolInvalid, record.Error, 5}}},
+		{"input without required", "t.json", edit(`"required": true, `, ``), []got{{record.CodeToolInvalid, record.Error, 10}}},
+		{"type and schema", "t.json", edit(`"type": "Text",`, `"type": "Text", "schema": "x",`), []got{{record.CodeToolInvalid, record.Error, 10}}},
+		{"arg with two keys", "t.json", edit(`{"stdin": true}`, `{"stdin": true, "flag": "--t"}`), []got{{record.CodeToolInvalid, record.Error, 10}}},
+		{"repeated on stdin", "t.json", edit(`"required": true,`, `"required": true, "repeated": true,`), []got{{record.CodeToolInvalid, record.Error, 10}}},
+		{"render as bad", "t.json", edit(`"type": "RepoPath"}`, `"type": "RepoPath", "render": {"as": "html"}}`), []got{{record.CodeToolInvalid, record.Error, 12}}},
+		{"shell wrong type", "t.json", edit(`"bin/t --x"`, `42`), []got{{record.CodeToolInvalid, record.Error, 7}}},
+		{"empty invoke", "t.json", edit(`{"shell": "bin/t --x"}`, `{}`), []got{{record.CodeToolInvalid, record.Error, 7}}},
+		{"remedy tool and none", "t.json", edit(`"install"`, `"remedies": [{"host": "h", "tool": "x", "none": true}], "install"`), []got{{record.CodeToolInvalid, record.Error, 6}}},
+		{"unknown top-level field", "t.json", edit(`"id": "t",`, `"id": "t", "alternativeTo": ["x"],`), []got{{record.CodeToolUnknownField, record.Warning, 2}}},
+		{"unknown nested field", "t.json", edit(`{"none": true}`, `{"none": true, "brew": "t"}`), []got{{record.CodeToolUnknownField, record.Warning, 6}}},
+		{"invoke mcp only", "t.json", edit(`{"shell": "bin/t --x"}`, `{"mcp": {"tool": "x"}}`), []got{{record.CodeInvokeMCPOnly, record.Error, 7}}},
+		{"selection partial", "t.json", edit(`"install"`, `"selection": {"when": "w", "limits": " "}, "install"`), []got{{record.CodeSelectionPartial, record.Error, 6}}},
+		{"selection not an object", "t.json", edit(`"install"`, `"selection": "soon", "install"`), []got{{record.CodeToolInvalid, record.Error, 6}}},
+		{"network without remedies", "t.json", edit(`"install"`, "\"requires\": {\n\"network\": true}, \"install\""), []got{{record.CodeNetworkWithoutRemedies, record.Error, 7}}},
 		{"network with remedy none", "t.json", edit(`"install"`, `"requires": {"network": true}, "remedies": [{"host": "h", "none": "no way"}], "install"`), nil},
-		{"type unknown", "t.json", edit(`"Text"`, `"Sentence"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
-		{"schema iri without defs", "t.json", edit(`"type": "Text"`, `"schema": "https://x.example/t.json"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
-		{"schema iri naming no type", "t.json", edit(`"type": "Text"`, `"schema": "https://acme.example/h/tool-types.schema.json#/$defs/Nope"`), []got{{CodePortTypeUnknown, record.Error, 10}}},
+		{"type unknown", "t.json", edit(`"Text"`, `"Sentence"`), []got{{record.CodePortTypeUnknown, record.Error, 10}}},
+		{"schema iri without defs", "t.json", edit(`"type": "Text"`, `"schema": "https://x.example/t.json"`), []got{{record.CodePortTypeUnknown, record.Error, 10}}},
+		{"schema iri naming no type", "t.json", edit(`"type": "Text"`, `"schema": "https://acme.example/h/tool-types.schema.json#/$defs/Nope"`), []got{{record.CodePortTypeUnknown, record.Error, 10}}},
 		{"schema iri resolves", "t.json", edit(`"type": "Text"`, `"schema": "`+iri+`"`), nil},
-		{"unsafe on flag", "t.json", edit(`{"stdin": true}`, `{"flag": "--text"}`), []got{{CodeUnsafeOnArgv, record.Error, 10}}},
-		{"unsafe positional", "t.json", edit(`{"stdin": true}`, `{"positional": 0}`), []got{{CodeUnsafeOnArgv, record.Error, 10}}},
+		{"unsafe on flag", "t.json", edit(`{"stdin": true}`, `{"flag": "--text"}`), []got{{record.CodeInputUnsafeOnArgv, record.Error, 10}}},
+		{"unsafe positional", "t.json", edit(`{"stdin": true}`, `{"positional": 0}`), []got{{record.CodeInputUnsafeOnArgv, record.Error, 10}}},
 		{"safe on flag", "t.json", edit(`"Text", "required": true, "arg": {"stdin": true}`, `"Count", "required": true, "arg": {"flag": "--n"}`), nil},
 		{"ts module without tools", "tools/index.ts", "export const x = 1", nil},
 		{"mts module empty", "tools/a.mts", "", nil},
-		{"cts module", "tools/a.cts", "module.exports = []", []got{{CodeModuleNotEvaluated, record.Info, 1}}},
-		{"ts module dynamic id", "tools/b.ts", "import { n } from './n.js';\nexport const tools = [defineTool({\n  id: n(),\n  title: 'T'})];\n", []got{{CodeModuleDynamic, record.Warning, 3}}},
-		{"ts module does not parse", "tools/c.ts", "export const = ;", []got{{CodeParseError, record.Error, 1}}},
-		{"wrapper with bad entry", "t.json", "{\"tools\": [\n" + base + ",\n 7]}", []got{{CodeInvalid, record.Error, 16}}},
-		{"wrapper not a list", "t.yaml", "tools: x\n", []got{{CodeInvalid, record.Error, 1}}},
+		{"cts module", "tools/a.cts", "module.exports = []", []got{{record.CodeToolModuleNotEvaluated, record.Info, 1}}},
+		{"ts module dynamic id", "tools/b.ts", "import { n } from './n.js';\nexport const tools = [defineTool({\n  id: n(),\n  title: 'T'})];\n", []got{{record.CodeToolModuleDynamic, record.Warning, 3}}},
+		{"ts module does not parse", "tools/c.ts", "export const = ;", []got{{record.CodeParseError, record.Error, 1}}},
+		{"wrapper with bad entry", "t.json", "{\"tools\": [\n" + base + ",\n 7]}", []got{{record.CodeToolInvalid, record.Error, 16}}},
+		{"wrapper not a list", "t.yaml", "tools: x\n", []got{{record.CodeToolInvalid, record.Error, 1}}},
 		{"yaml alias", "t.yaml", "id: t\ntitle: &a T\ndescription: *a\nsatisfies: [s]\ninstall: {none: true}\ninvoke: {manual: true}\n", nil},
 	}
 	voc := vocab.Default("https://acme.example/h")
@@ -237,13 +237,13 @@ func TestExtraKept(t *testing.T) {
 // TestFixtures runs the reference-corpus files copied into testdata.
 func TestFixtures(t *testing.T) {
 	want := map[string][]got{
-		"beans-cli.json":        {{CodeUnsafeOnArgv, record.Error, 12}},
+		"beans-cli.json":        {{record.CodeInputUnsafeOnArgv, record.Error, 12}},
 		"beans-manual.json":     {},
 		"gates.json":            {},
 		"gitlab-mr-create.yaml": {},
 		"index.ts":              {},
-		"orphan-tool.json":      {{CodePortTypeUnknown, record.Error, 9}, {CodeUnknownField, record.Warning, 12}},
-		"pages-publish.json":    {{CodeNetworkNoRemedies, record.Error, 12}},
+		"orphan-tool.json":      {{record.CodePortTypeUnknown, record.Error, 9}, {record.CodeToolUnknownField, record.Warning, 12}},
+		"pages-publish.json":    {{record.CodeNetworkWithoutRemedies, record.Error, 12}},
 		"viewers.json":          {},
 	}
 	tools := map[string]int{"viewers.json": 2, "index.ts": 0}
@@ -291,7 +291,7 @@ func FuzzParse(f *testing.F) {
 			if fi.Line < 1 || fi.Code == "" || fi.File != p || fi.Severity.Rank() == 0 {
 				t.Fatalf("bad finding %+v", fi)
 			}
-			if fi.Code == CodeParseError && len(out.Tools) > 0 {
+			if fi.Code == record.CodeParseError && len(out.Tools) > 0 {
 				t.Fatalf("parse-error with tools")
 			}
 		}
