@@ -5,6 +5,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -83,17 +84,36 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	}
 	var units []*unit
 	instances := map[string]string{} // name → root, to catch two corpora of one name
+	var insts []discover.Instance
 	for _, root := range roots {
-		c, err := discover.Load(root, discover.Options{MaxFileSize: opt.MaxFileSize})
+		// A workspace root stands for every instance declared under it.
+		ws, err := discover.Workspace(root, discover.Options{MaxFileSize: opt.MaxFileSize})
 		if err != nil {
 			return Result{}, err
 		}
+		insts = append(insts, ws...)
+	}
+	var corpora []*discover.Corpus
+	defer func() {
+		for _, c := range corpora {
+			c.Close()
+		}
+	}()
+	for _, wi := range insts {
+		root := wi.Root
+		c, err := discover.Load(root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude})
+		if err != nil {
+			return Result{}, err
+		}
+		corpora = append(corpora, c)
 		if other, dup := instances[c.Instance.Name]; dup {
 			return Result{}, fmt.Errorf("corpora %s and %s both declare instance %q", other, root, c.Instance.Name)
 		}
 		instances[c.Instance.Name] = root
+	}
+	for _, c := range corpora {
+		c.Findings = append(c.Findings, unknownNeeds(c, instances)...)
 		us, err := parseCorpus(ctx, c, opt)
-		c.Close() // everything of this corpus has been read
 		if err != nil {
 			return Result{}, err
 		}
@@ -352,6 +372,36 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 }
 
 func readFinding(rel string, err error) record.Finding { return discover.ReadError(rel, err) }
+
+// unknownNeeds is instance-unknown for each `needs` of an instance that
+// names no instance ingested with it (SPEC §1.1): the corpora given and
+// every instance of their workspaces.
+func unknownNeeds(c *discover.Corpus, instances map[string]string) []record.Finding {
+	var out []record.Finding
+	for _, n := range c.Instance.Needs {
+		if _, ok := instances[n]; ok {
+			continue
+		}
+		line := 1
+		if d := c.DeclarationData; d != nil {
+			at := max(0, bytes.Index(d, []byte(`"needs"`)))
+			line = lineOfString(d[at:], n) + bytes.Count(d[:at], []byte("\n"))
+		}
+		out = append(out, record.Finding{Code: "instance-unknown", Severity: record.Error,
+			File: c.Instance.File, Line: line, Subject: n,
+			Message: fmt.Sprintf("instance %s needs %q, which names no instance ingested with it (the workspace and the --corpus flags)", c.Instance.Name, n)})
+	}
+	return out
+}
+
+// lineOfString is the 1-based line of the first JSON string s in data.
+func lineOfString(data []byte, s string) int {
+	q, _ := json.Marshal(s)
+	if i := bytes.Index(data, q); i >= 0 {
+		return bytes.Count(data[:i], []byte("\n")) + 1
+	}
+	return 1
+}
 
 // nonText reports whether a source is not text (SPEC §1.2).
 func nonText(s discover.Source, data []byte) bool {

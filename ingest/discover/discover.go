@@ -50,12 +50,16 @@ type Corpus struct {
 	// Findings are discovery problems: directory-missing, path-escapes-root, …
 	Findings []record.Finding
 
-	fs *Root // every read under Root goes through it
+	fs      *Root    // every read under Root goes through it
+	exclude []string // folders of other workspace instances
 }
 
 // Options tune discovery.
 type Options struct {
 	MaxFileSize int64 // 0 means DefaultMaxFileSize
+	// Exclude lists folders (slash-separated, relative to the root) that
+	// belong to other instances of a workspace and are not read.
+	Exclude []string
 }
 
 // typologyKinds maps declared graph typologies to source kinds.
@@ -88,7 +92,7 @@ func Load(root string, opt Options) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Corpus{Root: abs, fs: r}
+	c := &Corpus{Root: abs, fs: r, exclude: opt.Exclude}
 	dirs := []record.Directory(nil)
 	rel, data, fs := findDeclaration(r)
 	c.Findings = append(c.Findings, fs...)
@@ -331,7 +335,7 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != dir && SkipDir(d.Name()) {
+			if p != dir && (SkipDir(d.Name()) || c.excluded(p)) {
 				return fs.SkipDir
 			}
 			return nil

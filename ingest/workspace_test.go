@@ -1,0 +1,107 @@
+package ingest_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// writeTree writes files (slash paths → contents) under a new temp root.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, body := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func skillFile(name string) string {
+	return "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\n\n# " + name + "\n"
+}
+
+// TestWorkspaceOneCommand: a repository root holding three instances (the
+// root's own and two in subfolders) with needs between them is ingested by
+// one --corpus: every instance is found, references resolve through needs,
+// the root instance does not read its siblings' folders, and a needs that
+// names nothing is instance-unknown at its line (SPEC §1.1).
+func TestWorkspaceOneCommand(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"harness.json": `{"name": "repo", "needs": ["cat"],
+  "directories": [{"id": "skills", "path": "skills", "graphTypologies": ["skills"]},
+                  {"id": "tools", "path": "tools", "graphTypologies": ["tools"]}]}`,
+		"skills/core/publish.md": skillFile("publish"),
+		"tools/publish.json":     `{"id": "publish-tool", "title": "Publish", "description": "Publish.", "satisfies": ["publish", "lint"], "install": {"none": true}, "invoke": {"shell": "bin/publish"}}`,
+		"cat/harness.json": `{"name": "cat", "needs": ["boot"],
+  "directories": [{"id": "skills", "path": "skills", "graphTypologies": ["skills"]},
+                  {"id": "tools", "path": "tools", "graphTypologies": ["tools"]}]}`,
+		"cat/skills/core/lint.md": skillFile("lint"),
+		"cat/tools/lint.json":     `{"id": "lint-tool", "title": "Lint", "description": "Lint.", "satisfies": ["bootstrap"], "install": {"none": true}, "invoke": {"shell": "bin/lint"}}`,
+		"bootstrap/boot.json": `{"name": "boot",
+  "needs": ["nowhere"],
+  "directories": [{"id": "skills", "path": "skills", "graphTypologies": ["skills"]}]}`,
+		"bootstrap/skills/core/bootstrap.md": skillFile("bootstrap"),
+		// Not instances: a declaration repeating its enclosing instance's
+		// name (a beans folder declaring its own split), one inside a
+		// directory the enclosing instance declares, one under node_modules.
+		"cat/beans/beans.json":         `{"name": "cat", "directories": [{"id": "defs", "path": "defs", "graphTypologies": ["bean-defs"]}]}`,
+		"skills/vendored/harness.json": `{"name": "vendored", "directories": [{"id": "s", "path": "s", "graphTypologies": ["skills"]}]}`,
+		"node_modules/x/harness.json":  `{"name": "ignored", "directories": [{"id": "s", "path": "s", "graphTypologies": ["skills"]}]}`,
+	})
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := queries.Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"repo", "cat", "boot"} {
+		if snap.Instance(name) == nil {
+			t.Errorf("instance %s not found in the workspace", name)
+		}
+	}
+	for _, name := range []string{"ignored", "vendored"} {
+		if snap.Instance(name) != nil {
+			t.Errorf("%s was read as an instance of the workspace", name)
+		}
+	}
+	var unknown []queries.Finding
+	for _, f := range snap.Findings {
+		switch f.Code {
+		case "satisfies-unknown-skill":
+			t.Errorf("reference did not resolve through needs: %+v", f)
+		case "instance-unknown":
+			unknown = append(unknown, f)
+		}
+	}
+	if len(unknown) != 1 || unknown[0].File != "boot.json" || unknown[0].Line != 2 {
+		t.Errorf("instance-unknown findings = %+v, want one at boot.json:2", unknown)
+	}
+	for _, id := range []string{"publish", "lint", "bootstrap"} {
+		sk := snap.Skill(id)
+		if sk == nil {
+			t.Errorf("skill %s missing", id)
+			continue
+		}
+		if !sk.Covered {
+			t.Errorf("skill %s not covered: a Tool of a needing instance satisfies it", id)
+		}
+	}
+}
