@@ -51,7 +51,7 @@ func BenchmarkAcceptanceQuery(b *testing.B) {
 	req := api.Request{Query: acceptanceQuery}
 	b.ReportAllocs()
 	for b.Loop() {
-		res := schema.Execute(ctx, snap, req, api.DefaultLimits)
+		res := schema.Execute(ctx, snap, req, api.DefaultLimits())
 		if len(res.Errors) > 0 {
 			b.Fatal(res.Errors)
 		}

@@ -2,31 +2,21 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/gqlerrors"
 	"github.com/graphql-go/graphql/language/ast"
+	"github.com/graphql-go/graphql/language/location"
 	"github.com/graphql-go/graphql/language/parser"
 	"github.com/graphql-go/graphql/language/source"
+	"github.com/graphql-go/graphql/language/visitor"
 
 	"github.com/skillgraph/skillgraph/queries"
 )
-
-// Limits bound what one request may cost (SPEC §7).
-type Limits struct {
-	MaxDepth int // deepest selection nesting
-	MaxCost  int // fields × requested list sizes
-	// MaxFields caps the fields written in the document (aliases
-	// included), before any fragment is expanded: graphql-go's validation
-	// is quadratic in them, and a 1 MiB alias flood costs it half a minute
-	// of CPU that no deadline interrupts.
-	MaxFields int
-}
-
-// DefaultLimits are generous for dashboards and stop abuse.
-var DefaultLimits = Limits{MaxDepth: 12, MaxCost: 200000, MaxFields: 2000}
 
 // Request is one GraphQL request.
 type Request struct {
@@ -35,25 +25,64 @@ type Request struct {
 	OperationName string         `json:"operationName,omitempty"`
 }
 
-// Execute parses, checks the limits, validates and runs a request against
-// a snapshot. Problems are GraphQL errors in the result, never panics.
-func (s *Schema) Execute(ctx context.Context, snap *queries.Snapshot, req Request, lim Limits) *graphql.Result {
-	doc, err := Parse(req.Query)
-	if err != nil {
-		return &graphql.Result{Errors: gqlerrors.FormatErrors(err)}
-	}
-	return s.ExecuteDocument(ctx, snap, doc, req, lim)
+// Response is the answer to one request.
+type Response struct {
+	Data   any                        `json:"data"`
+	Errors []gqlerrors.FormattedError `json:"errors,omitempty"`
+	// RequestError is true when the operation did not run: the document
+	// did not parse, broke a limit or failed validation. Such a response
+	// has no data entry (GraphQL over HTTP, "request error").
+	RequestError bool `json:"-"`
 }
 
-// Parse parses a GraphQL document.
-func Parse(query string) (*ast.Document, error) {
-	return parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(query), Name: "request"})})
+// MarshalJSON writes {"errors"} for a request error, else {"data", "errors"}.
+func (r *Response) MarshalJSON() ([]byte, error) {
+	if r.RequestError {
+		return json.Marshal(struct {
+			Errors []gqlerrors.FormattedError `json:"errors"`
+		}{r.Errors})
+	}
+	return json.Marshal(struct {
+		Data   any                        `json:"data"`
+		Errors []gqlerrors.FormattedError `json:"errors,omitempty"`
+	}{r.Data, r.Errors})
+}
+
+func requestError(err error) *Response {
+	return &Response{Errors: gqlerrors.FormatErrors(err), RequestError: true}
+}
+
+// Document is a parsed request document.
+type Document struct {
+	ast *ast.Document
+	src string
+}
+
+// Parse parses a GraphQL document after a linear scan that refuses
+// bracket nesting the limits could never allow (graphql-go's parser
+// recurses once per level). Nodes keep their offsets but not the source:
+// graphql-go computes an error's line by matching every newline of the
+// source with a regular expression, once per error, which made a flood of
+// errors in a large body cost minutes; locations are computed here once
+// instead (see fixLocations).
+func Parse(query string, lim Limits) (*Document, error) {
+	if err := checkNesting(query, lim.maxNesting()); err != nil {
+		return nil, err
+	}
+	doc, err := parser.Parse(parser.ParseParams{
+		Source:  source.NewSource(&source.Source{Body: []byte(query), Name: "request"}),
+		Options: parser.ParseOptions{NoSource: true},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Document{ast: doc, src: query}, nil
 }
 
 // IsMutation reports whether the operation that would run is a mutation.
-func IsMutation(doc *ast.Document, operationName string) bool {
-	for _, d := range doc.Definitions {
-		op, ok := d.(*ast.OperationDefinition)
+func (d *Document) IsMutation(operationName string) bool {
+	for _, def := range d.ast.Definitions {
+		op, ok := def.(*ast.OperationDefinition)
 		if !ok {
 			continue
 		}
@@ -66,298 +95,141 @@ func IsMutation(doc *ast.Document, operationName string) bool {
 	return false
 }
 
-// ExecuteDocument runs an already parsed document.
-func (s *Schema) ExecuteDocument(ctx context.Context, snap *queries.Snapshot, doc *ast.Document, req Request, lim Limits) *graphql.Result {
-	if err := checkLimits(&s.gql, doc, req.Variables, lim); err != nil {
-		return &graphql.Result{Errors: gqlerrors.FormatErrors(err)}
+// Execute parses, checks the limits, validates and runs a request against
+// a snapshot. Problems are GraphQL errors in the result, never panics.
+func (s *Schema) Execute(ctx context.Context, snap *queries.Snapshot, req Request, lim Limits) *Response {
+	doc, err := Parse(req.Query, lim)
+	if err != nil {
+		return requestError(err)
 	}
-	vr := graphql.ValidateDocument(&s.gql, doc, nil)
-	if !vr.IsValid {
-		return &graphql.Result{Errors: vr.Errors}
+	return s.ExecuteDocument(ctx, snap, doc, req, lim)
+}
+
+// ExecuteDocument checks the limits, validates and runs a parsed
+// document. Every stage stops at ctx's deadline: validation through a
+// rule that watches ctx, execution because every resolver checks ctx
+// before it works (graphql-go runs resolvers on in a goroutine that would
+// otherwise go on after Execute returned).
+func (s *Schema) ExecuteDocument(ctx context.Context, snap *queries.Snapshot, doc *Document, req Request, lim Limits) *Response {
+	if err := checkVariables(req.Variables, lim); err != nil {
+		return requestError(err)
 	}
-	return graphql.Execute(graphql.ExecuteParams{
-		Schema: s.gql, AST: doc, OperationName: req.OperationName, Args: req.Variables,
+	sh := shape{schema: &s.gql, lim: lim}
+	if err := sh.document(doc.ast); err != nil {
+		return requestError(err)
+	}
+	if err := checkLimits(&s.gql, s.intro, doc.ast, req.Variables, lim); err != nil {
+		return requestError(err)
+	}
+	if errs := validate(ctx, &s.gql, doc.ast); len(errs) > 0 {
+		return &Response{Errors: doc.fixLocations(capErrors(errs, lim.MaxErrors)), RequestError: true}
+	}
+	res := graphql.Execute(graphql.ExecuteParams{
+		Schema: s.gql, AST: doc.ast, OperationName: req.OperationName, Args: req.Variables,
 		Context: WithSnapshot(ctx, snap),
 	})
-}
-
-// checkLimits walks the AST: depth of the deepest selection and a cost of
-// fields weighted by the list sizes asked for (first:, default page size).
-func checkLimits(schema *graphql.Schema, doc *ast.Document, vars map[string]any, lim Limits) error {
-	frags := map[string]*ast.FragmentDefinition{}
-	for _, d := range doc.Definitions {
-		if f, ok := d.(*ast.FragmentDefinition); ok && f.Name != nil {
-			frags[f.Name.Value] = f
-		}
-	}
-	if lim.MaxFields > 0 {
-		n := 0
-		for _, d := range doc.Definitions {
-			switch x := d.(type) {
-			case *ast.OperationDefinition:
-				n += countFields(x.SelectionSet)
-			case *ast.FragmentDefinition:
-				n += countFields(x.SelectionSet)
-			}
-		}
-		if n > lim.MaxFields {
-			return fmt.Errorf("query has %d fields, over the limit of %d (aliases count); split it into smaller queries", n, lim.MaxFields)
-		}
-	}
-	// graphql-go's validation recurses through fragment spreads without a
-	// guard: a fragment cycle, even in a fragment no operation uses,
-	// overflows the stack and kills the process. Refuse cycles first.
-	if err := fragmentCycle(frags); err != nil {
-		return err
-	}
-	for _, d := range doc.Definitions {
-		// Unused fragments are validated too: bound them like operations.
-		f, ok := d.(*ast.FragmentDefinition)
-		if !ok || f.Name == nil {
-			continue
-		}
-		w := walker{frags: frags, vars: vars, lim: lim, schema: schema}
-		var t graphql.Type = schema.QueryType()
-		if f.TypeCondition != nil && f.TypeCondition.Name != nil {
-			if nt := schema.Type(f.TypeCondition.Name.Value); nt != nil {
-				t = nt
-			}
-		}
-		if _, err := w.selection(f.SelectionSet, t, 1, 1, map[string]bool{f.Name.Value: true}); err != nil {
-			return err
-		}
-	}
-	for _, d := range doc.Definitions {
-		op, ok := d.(*ast.OperationDefinition)
-		if !ok {
-			continue
-		}
-		w := walker{frags: frags, vars: vars, lim: lim, schema: schema}
-		var root graphql.Type = schema.QueryType()
-		if op.Operation == ast.OperationTypeMutation {
-			root = schema.MutationType()
-		}
-		cost, err := w.selection(op.SelectionSet, root, 1, 1, map[string]bool{})
-		if err != nil {
-			return err
-		}
-		if lim.MaxCost > 0 && cost > lim.MaxCost {
-			return fmt.Errorf("query cost %d exceeds the limit of %d (fields × requested list sizes); ask for smaller pages", cost, lim.MaxCost)
-		}
-	}
-	return nil
-}
-
-// fragmentCycle reports a fragment that spreads itself, directly or
-// through other fragments.
-func fragmentCycle(frags map[string]*ast.FragmentDefinition) error {
-	const (
-		visiting = 1
-		done     = 2
-	)
-	state := map[string]int{}
-	var visit func(name string) error
-	visit = func(name string) error {
-		f := frags[name]
-		if f == nil || state[name] == done {
-			return nil
-		}
-		if state[name] == visiting {
-			return fmt.Errorf("fragment %s spreads itself", name)
-		}
-		state[name] = visiting
-		for _, s := range spreads(f.SelectionSet, nil) {
-			if err := visit(s); err != nil {
-				return err
-			}
-		}
-		state[name] = done
-		return nil
-	}
-	names := make([]string, 0, len(frags))
-	for n := range frags {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if err := visit(n); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// countFields counts the fields written in set, at every level.
-func countFields(set *ast.SelectionSet) int {
-	if set == nil {
-		return 0
-	}
-	n := 0
-	for _, sel := range set.Selections {
-		switch x := sel.(type) {
-		case *ast.Field:
-			n += 1 + countFields(x.SelectionSet)
-		case *ast.InlineFragment:
-			n += countFields(x.SelectionSet)
-		}
-	}
-	return n
-}
-
-// spreads appends the names of the fragments spread anywhere in set.
-func spreads(set *ast.SelectionSet, out []string) []string {
-	if set == nil {
-		return out
-	}
-	for _, sel := range set.Selections {
-		switch x := sel.(type) {
-		case *ast.Field:
-			out = spreads(x.SelectionSet, out)
-		case *ast.InlineFragment:
-			out = spreads(x.SelectionSet, out)
-		case *ast.FragmentSpread:
-			if x.Name != nil {
-				out = append(out, x.Name.Value)
-			}
-		}
+	out := &Response{Data: res.Data, Errors: doc.fixLocations(capErrors(res.Errors, lim.MaxErrors))}
+	if res.Data == nil && len(res.Errors) > 0 && isVariableError(res.Errors) {
+		// Variables that do not coerce are a request error too: the
+		// operation never started.
+		out.RequestError = true
 	}
 	return out
 }
 
-type walker struct {
-	schema *graphql.Schema
-	frags  map[string]*ast.FragmentDefinition
-	vars   map[string]any
-	lim    Limits
-}
-
-// listWeight is the assumed size of a list field without `first`.
-const listWeight = 10
-
-func (w *walker) selection(set *ast.SelectionSet, parent graphql.Type, depth, mult int, inFrag map[string]bool) (int, error) {
-	if set == nil {
-		return 0, nil
-	}
-	if w.lim.MaxDepth > 0 && depth > w.lim.MaxDepth {
-		return 0, fmt.Errorf("query depth exceeds the limit of %d", w.lim.MaxDepth)
-	}
-	cost := 0
-	for _, sel := range set.Selections {
-		switch x := sel.(type) {
-		case *ast.Field:
-			m := mult
-			ft, isList := fieldType(parent, x.Name.Value)
-			if x.SelectionSet != nil && (isList || hasArg(x, "first")) {
-				m = mult * w.size(x)
-			}
-			cost += mult
-			c, err := w.selection(x.SelectionSet, ft, depth+1, m, inFrag)
-			if err != nil {
-				return 0, err
-			}
-			cost += c
-		case *ast.InlineFragment:
-			t := parent
-			if x.TypeCondition != nil && x.TypeCondition.Name != nil {
-				if nt := w.schema.Type(x.TypeCondition.Name.Value); nt != nil {
-					t = nt
-				}
-			}
-			c, err := w.selection(x.SelectionSet, t, depth, mult, inFrag)
-			if err != nil {
-				return 0, err
-			}
-			cost += c
-		case *ast.FragmentSpread:
-			name := x.Name.Value
-			if inFrag[name] {
-				return 0, fmt.Errorf("fragment %s spreads itself", name)
-			}
-			f := w.frags[name]
-			if f == nil {
-				continue // validation reports it
-			}
-			inFrag[name] = true
-			t := parent
-			if f.TypeCondition != nil && f.TypeCondition.Name != nil {
-				if nt := w.schema.Type(f.TypeCondition.Name.Value); nt != nil {
-					t = nt
-				}
-			}
-			c, err := w.selection(f.SelectionSet, t, depth, mult, inFrag)
-			delete(inFrag, name)
-			if err != nil {
-				return 0, err
-			}
-			cost += c
-		}
-		if w.lim.MaxCost > 0 && cost > w.lim.MaxCost {
-			return 0, fmt.Errorf("query cost exceeds the limit of %d (fields × requested list sizes); ask for smaller pages", w.lim.MaxCost)
-		}
-	}
-	return cost, nil
-}
-
-// size is the multiplier of a field with a selection: its `first`
-// argument, else listWeight.
-func (w *walker) size(f *ast.Field) int {
-	for _, a := range f.Arguments {
-		if a.Name == nil || a.Name.Value != "first" {
-			continue
-		}
-		switch v := a.Value.(type) {
-		case *ast.IntValue:
-			var n int
-			if _, err := fmt.Sscan(v.Value, &n); err == nil && n > 0 {
-				return n
-			}
-		case *ast.Variable:
-			if x, ok := w.vars[v.Name.Value].(float64); ok && x > 0 {
-				return int(x)
-			}
-		}
-	}
-	return listWeight
-}
-
-// fieldType returns the named type of a field of parent and whether the
-// field is a list; unknown fields (validation reports them) count as lists.
-func fieldType(parent graphql.Type, name string) (graphql.Type, bool) {
-	var fields graphql.FieldDefinitionMap
-	switch p := parent.(type) {
-	case *graphql.Object:
-		fields = p.Fields()
-	case *graphql.Interface:
-		fields = p.Fields()
-	default:
-		return nil, true
-	}
-	fd := fields[name]
-	if fd == nil {
-		return nil, true
-	}
-	t := fd.Type
-	isList := false
-	for {
-		switch x := t.(type) {
-		case *graphql.NonNull:
-			t = x.OfType
-			continue
-		case *graphql.List:
-			isList = true
-			t = x.OfType
-			continue
-		}
-		break
-	}
-	return t, isList
-}
-
-func hasArg(f *ast.Field, name string) bool {
-	for _, a := range f.Arguments {
-		if a.Name != nil && a.Name.Value == name {
+// isVariableError reports graphql-go's variable coercion failures, which
+// it returns from Execute before running anything.
+func isVariableError(errs []gqlerrors.FormattedError) bool {
+	for _, e := range errs {
+		if len(e.Message) >= 9 && e.Message[:9] == "Variable " {
 			return true
 		}
 	}
 	return false
+}
+
+var errValidationDeadline = errors.New("request deadline exceeded while validating the query")
+
+// deadlinePanic carries the deadline out of graphql-go's visitor, which
+// has no way to stop a walk from a rule.
+type deadlinePanic struct{}
+
+// validate runs graphql-go's rules with one more that stops the walk
+// once ctx is done.
+func validate(ctx context.Context, schema *graphql.Schema, doc *ast.Document) (errs []gqlerrors.FormattedError) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(deadlinePanic); !ok {
+				panic(r)
+			}
+			errs = gqlerrors.FormatErrors(errValidationDeadline)
+		}
+	}()
+	n := 0
+	watch := func(*graphql.ValidationContext) *graphql.ValidationRuleInstance {
+		return &graphql.ValidationRuleInstance{VisitorOpts: &visitor.VisitorOptions{
+			Enter: func(visitor.VisitFuncParams) (string, any) {
+				n++
+				if n%64 == 0 && ctx.Err() != nil {
+					panic(deadlinePanic{})
+				}
+				return visitor.ActionNoChange, nil
+			},
+		}}
+	}
+	rules := append([]graphql.ValidationRuleFn{watch}, graphql.SpecifiedRules...)
+	if ctx.Err() != nil {
+		return gqlerrors.FormatErrors(errValidationDeadline)
+	}
+	vr := graphql.ValidateDocument(schema, doc, rules)
+	return vr.Errors
+}
+
+// capErrors keeps the first max errors and says how many were left out.
+func capErrors(errs []gqlerrors.FormattedError, max int) []gqlerrors.FormattedError {
+	if max <= 0 || len(errs) <= max {
+		return errs
+	}
+	left := len(errs) - max
+	return append(errs[:max:max], gqlerrors.FormattedError{Message: fmt.Sprintf("%d more errors not shown", left)})
+}
+
+// fixLocations turns the locations graphql-go computed without the
+// source back into lines and columns. Without a source graphql-go's
+// GetLocation reports line 1 and column offset+1, so the column holds the
+// byte offset; one pass over the source maps offsets to lines.
+func (d *Document) fixLocations(errs []gqlerrors.FormattedError) []gqlerrors.FormattedError {
+	var starts []int // offset of each line's first byte
+	for i := range errs {
+		for j, l := range errs[i].Locations {
+			if l.Line != 1 || l.Column < 1 {
+				continue
+			}
+			if starts == nil {
+				starts = lineStarts(d.src)
+			}
+			off := l.Column - 1
+			line := sort.Search(len(starts), func(k int) bool { return starts[k] > off }) // first line after off
+			errs[i].Locations[j] = location.SourceLocation{Line: line, Column: off - starts[line-1] + 1}
+		}
+	}
+	return errs
+}
+
+// lineStarts lists where each line begins; \r\n, \n and \r end a line,
+// as in the GraphQL spec.
+func lineStarts(src string) []int {
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }

@@ -91,12 +91,13 @@ func FuzzExecute(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	snap, schema := miniSnapshot(f)
+	tight := api.Limits{MaxDepth: 4, MaxCost: 300, MaxFields: 50, MaxValueDepth: 3, MaxNodes: 50, MaxErrors: 3, MaxIntrospectionDepth: 6, MaxIntrospectionCost: 3000}
 	f.Fuzz(func(t *testing.T, query, vars string) {
 		var v map[string]any
 		if vars != "" && json.Unmarshal([]byte(vars), &v) != nil {
 			v = nil
 		}
-		for _, lim := range []api.Limits{api.DefaultLimits, {MaxDepth: 4, MaxCost: 300}} {
+		for _, lim := range []api.Limits{api.DefaultLimits(), tight} {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			start := time.Now()
 			res := schema.Execute(ctx, snap, api.Request{Query: query, Variables: v}, lim)
@@ -107,8 +108,13 @@ func FuzzExecute(f *testing.F) {
 			if res == nil {
 				t.Fatal("nil result")
 			}
-			if d := depthOf(res.Data); d > lim.MaxDepth {
-				t.Fatalf("result depth %d over the limit %d", d, lim.MaxDepth)
+			// __schema and __type are one level, their subtrees have
+			// their own depth limit
+			if d, most := depthOf(res.Data), max(lim.MaxDepth, 1+lim.MaxIntrospectionDepth); d > most {
+				t.Fatalf("result depth %d over the limit %d", d, most)
+			}
+			if len(res.Errors) > lim.MaxErrors+1 {
+				t.Fatalf("%d errors, over the limit %d (+1 summary)", len(res.Errors), lim.MaxErrors)
 			}
 			if _, err := json.Marshal(res); err != nil {
 				t.Fatalf("result does not encode: %v", err)

@@ -85,7 +85,10 @@ func strs(xs []string) []string {
 }
 
 // Schema is the skillgraph GraphQL schema.
-type Schema struct{ gql graphql.Schema }
+type Schema struct {
+	gql   graphql.Schema
+	intro introWeights
+}
 
 // GraphQL returns the underlying graphql-go schema.
 func (s *Schema) GraphQL() graphql.Schema { return s.gql }
@@ -536,7 +539,35 @@ func NewSchema() (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build schema: %w", err)
 	}
-	return &Schema{gql: gql}, nil
+	watchDeadline(&gql)
+	return &Schema{gql: gql, intro: newIntroWeights(&gql)}, nil
+}
+
+// watchDeadline makes every resolver of the schema's own types return the
+// context's error once the request deadline has passed: graphql-go runs
+// the resolvers synchronously in a goroutine it does not stop, so without
+// this a request whose client left would keep a core busy to the end.
+// graphql's own __ types are shared by every schema of the process and
+// are bounded by the introspection limits instead.
+func watchDeadline(s *graphql.Schema) {
+	for name, t := range s.TypeMap() {
+		o, ok := t.(*graphql.Object)
+		if !ok || strings.HasPrefix(name, "__") {
+			continue
+		}
+		for _, fd := range o.Fields() {
+			next := fd.Resolve
+			if next == nil {
+				next = graphql.DefaultResolveFn
+			}
+			fd.Resolve = func(p graphql.ResolveParams) (any, error) {
+				if err := p.Context.Err(); err != nil {
+					return nil, err
+				}
+				return next(p)
+			}
+		}
+	}
 }
 
 // nilSkill avoids a typed-nil pointer reaching graphql-go as a non-null value.

@@ -80,7 +80,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
 		return
 	}
-	doc, err := api.Parse(req.Query)
+	doc, err := api.Parse(req.Query, h.cfg.Limits)
 	if err != nil {
 		code := http.StatusOK
 		if modern {
@@ -93,7 +93,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	authCode, _ := h.authorize(r)
 	ctx = api.WithViewer(ctx, api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""})
-	if api.IsMutation(doc, req.OperationName) {
+	if doc.IsMutation(req.OperationName) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
 			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")

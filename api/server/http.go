@@ -31,7 +31,7 @@ type Config struct {
 var DefaultConfig = Config{
 	MaxBodyBytes:   1 << 20,
 	RequestTimeout: 15 * time.Second,
-	Limits:         api.DefaultLimits,
+	Limits:         api.DefaultLimits(),
 	MaxJSONLDQuads: 200_000,
 }
 

@@ -43,7 +43,7 @@ func setupQuery(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		res := schema.Execute(ctx, s, req, api.DefaultLimits)
+		res := schema.Execute(ctx, s, req, api.DefaultLimits())
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {

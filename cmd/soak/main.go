@@ -38,7 +38,17 @@ var queries = []string{
 	`{ skills(first: 50) { totalCount edges { cursor node { id covered reachable tools { id } } } } }`,
 	`{ findings(first: 100) { totalCount edges { node { code file line } } } }`,
 	`{ skill(id: "review") { id witness steps { id } } tool(id: "gh") { id inputs { name } } }`,
-	`{ skills(first: 501) { totalCount } }`, // a refused page: must be a GraphQL error, counted apart
+}
+
+// refusedQueries must each be a GraphQL error, counted apart: a page over
+// the limit and the CPU attack shapes of issue #16.1 (nested values,
+// floods of unknown arguments and fields behind a long comment).
+var refusedQueries = []string{
+	`{ skills(first: 501) { totalCount } }`,
+	`{search(text: ` + strings.Repeat("[", 800) + `"x"` + strings.Repeat("]", 800) + `) { __typename }}`,
+	`{search(text: ` + strings.Repeat("{a:", 300) + `1` + strings.Repeat("}", 300) + `) { __typename }}`,
+	`{graphVersion(` + strings.Repeat("a: 1 ", 5000) + `)}`,
+	"#" + strings.Repeat("x", 900_000) + "\n{" + strings.Repeat("f ", 1990) + "}",
 }
 
 func rssKB() int64 {
@@ -172,7 +182,13 @@ func run(duration time.Duration, corpus, edit string, clients int, storeURL stri
 					_, _ = io.Copy(io.Discard, res.Body)
 					res.Body.Close()
 				default:
-					q := queries[i%len(queries)]
+					n := i % (len(queries) + len(refusedQueries))
+					q, refuse := "", n >= len(queries)
+					if refuse {
+						q = refusedQueries[n-len(queries)]
+					} else {
+						q = queries[n]
+					}
 					body, _ := json.Marshal(map[string]any{"query": q})
 					res, err := client.Post(srv.URL+"/graphql", "application/json", bytes.NewReader(body))
 					if err != nil {
@@ -187,14 +203,14 @@ func run(duration time.Duration, corpus, edit string, clients int, storeURL stri
 					res.Body.Close()
 					switch {
 					case err != nil || res.StatusCode != 200:
-						fail("graphql %q: status %d, %v", q, res.StatusCode, err)
-					case strings.Contains(q, "501"):
+						fail("graphql %.60q: status %d, %v", q, res.StatusCode, err)
+					case refuse:
 						if len(out.Errors) == 0 {
-							fail("page over 500 accepted")
+							fail("graphql %.60q accepted", q)
 						}
 						refused.Add(1)
 					case len(out.Errors) > 0:
-						fail("graphql %q: %v", q, out.Errors)
+						fail("graphql %.60q: %v", q, out.Errors)
 					}
 				}
 			}
@@ -213,7 +229,7 @@ func run(duration time.Duration, corpus, edit string, clients int, storeURL stri
 	runtime.GC()
 	time.Sleep(500 * time.Millisecond)
 	g1, rss1 := runtime.NumGoroutine(), rssKB()
-	fmt.Printf("soak %v: %d requests (%d refused pages), %d failures; graph version %d → %d; goroutines %d → %d; RSS %d → %d KiB\n",
+	fmt.Printf("soak %v: %d requests (%d refused), %d failures; graph version %d → %d; goroutines %d → %d; RSS %d → %d KiB\n",
 		duration, requests.Load(), refused.Load(), failures.Load(), v0, v1, g0, g1, rss0, rss1)
 	if e := firstErr.Load(); e != nil {
 		return fmt.Errorf("first failure: %v", e)
