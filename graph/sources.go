@@ -10,7 +10,9 @@ import (
 )
 
 const (
-	predSHA      = "https://w3id.org/skillgraph/ns#sha256"
+	// predDigest is ingest's change-detection digest of a source file
+	// (sg:digest); sg:sha256 is the file's own hash.
+	predDigest   = "https://w3id.org/skillgraph/ns#digest"
 	predInstance = "https://w3id.org/skillgraph/ns#instance"
 )
 
@@ -27,7 +29,7 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (bool, erro
 	}
 	found := false
 	err := s.scanLocked(ctx, quad.Object, quad.String(digest), func(q quad.Quad) error {
-		if q.Subject == quad.IRI(label) && q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predSHA) {
+		if q.Subject == quad.IRI(label) && q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predDigest) {
 			found = true
 		}
 		return nil
@@ -61,7 +63,7 @@ func (s *Store) hasDigestKV(ctx context.Context, label, digest string) (bool, er
 	if err != nil || obj == nil {
 		return false, nil // that digest is stored nowhere
 	}
-	want := map[quad.Direction]quad.Value{quad.Subject: quad.IRI(label), quad.Predicate: quad.IRI(predSHA), quad.Label: quad.IRI(label)}
+	want := map[quad.Direction]quad.Value{quad.Subject: quad.IRI(label), quad.Predicate: quad.IRI(predDigest), quad.Label: quad.IRI(label)}
 	refs := map[quad.Direction]any{}
 	for d, v := range want {
 		r, err := s.qs.ValueOf(v)

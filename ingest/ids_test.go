@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -120,5 +122,65 @@ func TestExportRoundTripHostileCorpus(t *testing.T) {
 	}
 	if _, err := jsonld.Compact(exp); err != nil {
 		t.Fatalf("json-ld compact: %v", err)
+	}
+}
+
+// TestSourceSHA256IsTheFileHash: sg:sha256 of a source file is the SHA-256
+// of its bytes, so a consumer can check it with sha256sum; the salted
+// change-detection digest is stored under its own name (issue #11).
+func TestSourceSHA256IsTheFileHash(t *testing.T) {
+	ctx := context.Background()
+	root, err := filepath.Abs("testdata/mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	sources := map[string]string{} // source IRI → path
+	err = st.Each(ctx, func(q quad.Quad) error {
+		if q.Predicate == quad.IRI(jsonld.NS+"path") {
+			sources[string(q.Subject.(quad.IRI))] = string(q.Object.(quad.String))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for iri, rel := range sources {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			continue // the declaration graph of a conventional layout has no file
+		}
+		qs, err := st.Subject(ctx, iri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		var sha, digest string
+		for _, sq := range qs {
+			switch sq.Predicate {
+			case quad.IRI(jsonld.NS + "sha256"):
+				sha = fmt.Sprint(sq.Object.Native())
+			case quad.IRI(jsonld.NS + "digest"):
+				digest = fmt.Sprint(sq.Object.Native())
+			}
+		}
+		if sha != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: sha256 %s, want %x", rel, sha, sum)
+		}
+		if digest == "" || digest == sha {
+			t.Errorf("%s: change-detection digest %q is missing or not salted", rel, digest)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no source file checked")
 	}
 }

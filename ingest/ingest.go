@@ -39,7 +39,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "3"
+const parserVersion = "4"
 
 // Options tune an ingest run.
 type Options struct {
@@ -367,7 +367,7 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 		d.Write(b)
 	}
 	digest := hex.EncodeToString(d.Sum(nil))
-	meta := jsonld.SourceMeta{Path: f.Path, SHA256: digest, Size: int64(len(data)), Parser: f.Parser}
+	meta := jsonld.SourceMeta{Path: f.Path, SHA256: hex.EncodeToString(h[:]), Digest: digest, Size: int64(len(data)), Parser: f.Parser}
 	return &unit{in: in, file: f, meta: meta, digest: digest}
 }
 

@@ -14,8 +14,13 @@ const ContextURL = "https://w3id.org/skillgraph/context.jsonld"
 
 // SourceMeta is the provenance of one source file (SPEC §3.3).
 type SourceMeta struct {
-	Path   string
+	Path string
+	// SHA256 is the SHA-256 of the file's bytes (SPEC §3.3), hex.
 	SHA256 string
+	// Digest is ingest's change-detection digest: the file hash salted
+	// with what else the parse depends on (declaration, vocabulary, parser
+	// version). An unchanged digest skips the file.
+	Digest string
 	Size   int64
 	MTime  string
 	Parser string
@@ -74,6 +79,7 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 	}
 	sf := node{"id": src, "type": "SourceFile", "path": f.Path, "parser": f.Parser, "instance": doc}
 	sf.set("sha256", meta.SHA256)
+	sf.set("digest", meta.Digest)
 	sf.set("mtime", meta.MTime)
 	if meta.Size > 0 {
 		sf["size"] = meta.Size
