@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 // Coverage is the tier report (SPEC §5.1).
@@ -126,15 +125,6 @@ func toolIDs(ts []*Tool) string {
 		ids = append(ids, t.ID)
 	}
 	return strings.Join(ids, ", ")
-}
-
-// resolveSkillID resolves a bare (or package/name) skill id named by an
-// instance, as its own references are.
-func (s *Snapshot) resolveSkillID(in *Instance, id string) *Skill {
-	if in == nil {
-		return nil
-	}
-	return s.resolveSkill(in, jsonld.Mint(in.IRI, "skill", id))
 }
 
 func (s *Snapshot) sourceByPath(in *Instance, path string) *Source {

@@ -260,10 +260,3 @@ func (s *Snapshot) processIn(in *Instance, id string) *Process {
 	}
 	return s.resolveProcess(in, jsonld.Mint(in.IRI, "process", id))
 }
-
-func (s *Snapshot) resolveToolID(in *Instance, id string) *Tool {
-	if in == nil {
-		return nil
-	}
-	return s.resolveTool(in, jsonld.Mint(in.IRI, "tool", id))
-}

@@ -1,0 +1,77 @@
+package queries
+
+import (
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// beanParentTypes lists the parent types each bean type allows.
+var beanParentTypes = map[string][]string{
+	"milestone": {},
+	"epic":      {"milestone"},
+	"feature":   {"milestone", "epic"},
+	"task":      {"milestone", "epic", "feature"},
+	"bug":       {"milestone", "epic", "feature"},
+}
+
+func (s *Snapshot) checkBeans() {
+	for _, b := range s.Beans {
+		if b.ParentIRI != "" && b.Parent == nil && b.ParentRef != b.ID {
+			s.add(s.finding(record.CodeBeanParentUnknown, b.Source, b.Line, b.IRI,
+				"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
+		}
+		for _, iri := range b.BlockingIRI {
+			if s.resolveBean(b.Instance, iri) == nil {
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, b.Line, b.IRI,
+					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
+			}
+		}
+		if b.Parent != nil && b.Parent != b {
+			allowed, known := beanParentTypes[b.Type]
+			_, parentKnown := beanParentTypes[b.Parent.Type]
+			if known && parentKnown && !contains(allowed, b.Parent.Type) {
+				want := "no parent"
+				if len(allowed) > 0 {
+					want = "a parent of type " + strings.Join(allowed, " or ")
+				}
+				s.add(s.finding(record.CodeBeanParentType, b.Source, b.Line, b.IRI,
+					"bean %s is a %s under %s, a %s; a %s takes %s", b.ID, b.Type, b.Parent.ID, b.Parent.Type, b.Type, want))
+			}
+		}
+	}
+	// Cycles, once per cycle; self-links are the parser's bean-self-link.
+	parentEdges := func(b *Bean) []*Bean {
+		if b.Parent != nil && b.Parent != b {
+			return []*Bean{b.Parent}
+		}
+		return nil
+	}
+	blockEdges := func(b *Bean) []*Bean {
+		var out []*Bean
+		for _, o := range b.Blocking {
+			if o != b {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	for _, kind := range []struct {
+		name  string
+		edges func(*Bean) []*Bean
+	}{{"parent", parentEdges}, {"blocking", blockEdges}} {
+		for _, comp := range sccs(s.Beans, kind.edges) {
+			if len(comp) < 2 {
+				continue
+			}
+			var ids, files []string
+			for _, b := range comp {
+				ids = append(ids, b.ID)
+				files = append(files, fileOf(b.Source))
+			}
+			first := comp[0]
+			s.add(s.finding(record.CodeBeanCycle, first.Source, first.Line, first.IRI,
+				"%s cycle between beans %s (files %s)", kind.name, strings.Join(ids, ", "), strings.Join(files, ", ")))
+		}
+	}
+}

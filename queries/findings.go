@@ -1,0 +1,83 @@
+package queries
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// sortFindings orders the findings by instance, file, line, code and
+// message (the order check and the API list them in) and attaches each to
+// the skill or Tool it concerns.
+func (s *Snapshot) sortFindings() {
+	sort.SliceStable(s.Findings, func(i, j int) bool {
+		a, b := s.Findings[i], s.Findings[j]
+		if a.Instance != b.Instance {
+			return a.Instance < b.Instance
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
+	// Attach to skills and tools for the API.
+	bySubject := map[string][]Finding{}
+	for _, f := range s.Findings {
+		if f.Subject != "" {
+			bySubject[f.Subject] = append(bySubject[f.Subject], f)
+		}
+	}
+	for _, sk := range s.Skills {
+		sk.Findings = bySubject[sk.IRI]
+	}
+	for _, t := range s.Tools {
+		t.Findings = bySubject[t.IRI]
+	}
+}
+
+// duplicates reports one IRI minted by two files (SPEC §4): both are kept.
+func (s *Snapshot) duplicates(raws []*raw) {
+	byIRI := map[string][]*raw{}
+	for _, r := range raws {
+		if len(r.types) == 0 || r.is("Package") || r.is("SourceFile") || r.is("Instance") {
+			continue
+		}
+		byIRI[r.iri] = append(byIRI[r.iri], r)
+	}
+	iris := make([]string, 0, len(byIRI))
+	for iri, rs := range byIRI {
+		if len(rs) > 1 {
+			iris = append(iris, iri)
+		}
+	}
+	sort.Strings(iris)
+	for _, iri := range iris {
+		rs := byIRI[iri]
+		var files []string
+		for _, r := range rs {
+			files = append(files, fileOf(s.sourceByIRI[r.graph]))
+		}
+		second := rs[1]
+		src := s.sourceByIRI[second.graph]
+		line := second.int(sg + "line")
+		id := localKey(iri)
+		switch {
+		case second.is("Tool"):
+			s.add(s.finding(record.CodeToolDuplicateID, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
+		case second.is("Skill"):
+			s.add(s.finding(record.CodeSkillNameAmbiguous, src, line, iri,
+				"skill name %q is defined in %s; use package/name to disambiguate", id, strings.Join(files, " and ")))
+		case second.is("Process"):
+			s.add(s.finding(record.CodeProcessDuplicateID, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
+		default:
+			s.add(s.finding(record.CodeDuplicateNode, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package queries
+
+import "github.com/skillgraph/skillgraph/ingest/record"
+
+// resolve links every stored reference to its entity.
+func (s *Snapshot) resolve() {
+	for _, t := range s.Tools {
+		for _, iri := range t.SatisfiesIRI {
+			if sk := s.resolveSkill(t.Instance, iri); sk != nil {
+				t.Satisfies = append(t.Satisfies, sk)
+			}
+		}
+		for _, iri := range t.SubprocIRI {
+			if p := s.resolveProcess(t.Instance, iri); p != nil {
+				t.Subprocesses = append(t.Subprocesses, p)
+			}
+		}
+	}
+	for _, p := range s.Processes {
+		for _, a := range p.Activities {
+			for _, iri := range a.SkillIRI {
+				if sk := s.resolveSkill(p.Instance, iri); sk != nil {
+					a.Skills = append(a.Skills, sk)
+					sk.Steps = append(sk.Steps, a)
+				}
+			}
+			// A Camunda task type or topic names a skill only when one
+			// of that id exists.
+			if len(a.Skills) == 0 {
+				for _, ref := range a.ImplicitRefs {
+					if sk := s.resolveSkillID(p.Instance, ref); sk != nil {
+						a.Skills = append(a.Skills, sk)
+						sk.Steps = append(sk.Steps, a)
+					}
+				}
+			}
+			if a.CallsIRI != "" {
+				a.Calls = s.resolveProcess(p.Instance, a.CallsIRI)
+			}
+		}
+	}
+	for _, b := range s.Beans {
+		if b.ParentIRI != "" {
+			b.Parent = s.resolveBean(b.Instance, b.ParentIRI)
+		}
+		for _, iri := range b.BlockingIRI {
+			if o := s.resolveBean(b.Instance, iri); o != nil {
+				b.Blocking = append(b.Blocking, o)
+			}
+		}
+	}
+	// An authored Tool whose invoke.mcp names a listed MCP tool is the same
+	// mechanism as the MCP-derived Tool.
+	mcpTools := map[string][]*Tool{}
+	for _, t := range s.Tools {
+		if t.Origin == "mcp" {
+			mcpTools[t.McpName] = append(mcpTools[t.McpName], t)
+		}
+	}
+	for _, t := range s.Tools {
+		if t.Origin == "mcp" || t.McpTool == "" {
+			continue
+		}
+		for _, m := range mcpTools[t.McpTool] {
+			if t.McpServer == "" || t.McpServer == m.Server {
+				t.ExposedBy = append(t.ExposedBy, m)
+			}
+		}
+	}
+}
+
+// checkReferences reports dangling references between files.
+func (s *Snapshot) checkReferences() {
+	for _, t := range s.Tools {
+		for _, iri := range t.SatisfiesIRI {
+			if s.resolveSkill(t.Instance, iri) == nil {
+				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, t.Line, t.IRI,
+					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
+			}
+		}
+		for _, iri := range t.SubprocIRI {
+			if s.resolveProcess(t.Instance, iri) == nil {
+				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, t.Line, t.IRI,
+					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
+			}
+		}
+		for _, iri := range t.RemedyIRI {
+			if s.resolveTool(t.Instance, iri) == nil {
+				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, t.Line, t.IRI,
+					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
+			}
+		}
+	}
+	for _, p := range s.Processes {
+		for _, a := range p.Activities {
+			for _, iri := range a.SkillIRI {
+				if s.resolveSkill(p.Instance, iri) == nil {
+					// localKey gives back the reference as written: ids are
+					// escaped reversibly when minted (jsonld.Escape).
+					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, a.Line, a.IRI,
+						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
+				}
+			}
+			if a.CallsIRI != "" && a.Calls == nil {
+				s.add(s.finding(record.CodeCallUnknownProcess, p.Source, a.Line, a.IRI,
+					"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package queries
+
+import (
+	"strings"
+
+	"github.com/skillgraph/skillgraph/jsonld"
+)
+
+// scope lists the instances a reference from in may resolve to: itself
+// first, then the instances it needs, in order.
+func (s *Snapshot) scope(in *Instance) []*Instance {
+	if in == nil {
+		return nil
+	}
+	out := []*Instance{in}
+	for _, n := range in.Needs {
+		if o := s.instByName[n]; o != nil && o != in {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// resolveSkill resolves a skill IRI minted in the referrer's own instance.
+func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
+	if sk := s.skillByIRI[iri]; sk != nil {
+		return sk
+	}
+	id := localKey(iri)
+	for _, o := range s.scope(in) {
+		if sk := s.skillByIRI[jsonld.Mint(o.IRI, "skill", id)]; sk != nil {
+			return sk
+		}
+		if pkg, name, ok := strings.Cut(id, "/"); ok {
+			if sk := s.skillByPkg[o.IRI+"\x00"+pkg+"\x00"+name]; sk != nil {
+				return sk
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) resolveTool(in *Instance, iri string) *Tool {
+	if t := s.toolByIRI[iri]; t != nil {
+		return t
+	}
+	id := localKey(iri)
+	for _, o := range s.scope(in) {
+		if t := s.toolByIRI[jsonld.Mint(o.IRI, "tool", id)]; t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// resolveProcess resolves by process/@id, then by file stem.
+func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
+	if p := s.procByIRI[iri]; p != nil {
+		return p
+	}
+	id := localKey(iri)
+	for _, o := range s.scope(in) {
+		if p := s.procByIRI[jsonld.Mint(o.IRI, "process", id)]; p != nil {
+			return p
+		}
+		if p := s.procByStem[o.IRI+"\x00"+id]; p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) resolveBean(in *Instance, iri string) *Bean {
+	if b := s.beanByIRI[iri]; b != nil {
+		return b
+	}
+	id := localKey(iri)
+	for _, o := range s.scope(in) {
+		if b := s.beanByIRI[jsonld.Mint(o.IRI, "bean", id)]; b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// resolveSkillID resolves a bare (or package/name) skill id named by an
+// instance, as its own references are.
+func (s *Snapshot) resolveSkillID(in *Instance, id string) *Skill {
+	if in == nil {
+		return nil
+	}
+	return s.resolveSkill(in, jsonld.Mint(in.IRI, "skill", id))
+}
+
+func (s *Snapshot) resolveToolID(in *Instance, id string) *Tool {
+	if in == nil {
+		return nil
+	}
+	return s.resolveTool(in, jsonld.Mint(in.IRI, "tool", id))
+}

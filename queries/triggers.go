@@ -1,0 +1,76 @@
+package queries
+
+import (
+	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// checkTriggers matches tool-skill trigger leaves against the graph.
+func (s *Snapshot) checkTriggers() {
+	servers := map[string]bool{}
+	for _, sv := range s.Servers {
+		servers[sv.Name] = true
+	}
+	for _, ts := range s.ToolSkills {
+		var live, dead []string
+		seen := map[*Tool]bool{}
+		var walk func(m map[string]any)
+		walk = func(m map[string]any) {
+			if name, ok := m["tool"].(string); ok {
+				var hits []*Tool
+				for _, t := range s.Tools {
+					if t.ID == name || (t.Origin == "mcp" && t.McpName == name) {
+						hits = append(hits, t)
+					}
+				}
+				if len(hits) > 0 {
+					live = append(live, "tool: "+name)
+				} else {
+					dead = append(dead, "tool: "+name)
+				}
+				for _, t := range hits {
+					if !seen[t] {
+						seen[t] = true
+						ts.Guides = append(ts.Guides, t)
+					}
+				}
+			}
+			if name, ok := m["mcp_server"].(string); ok {
+				if servers[name] {
+					live = append(live, "mcp_server: "+name)
+					for _, t := range s.Tools {
+						if t.Origin == "mcp" && t.Server == name && !seen[t] {
+							seen[t] = true
+							ts.Guides = append(ts.Guides, t)
+						}
+					}
+				} else {
+					dead = append(dead, "mcp_server: "+name)
+				}
+			}
+			for _, k := range []string{"any_of", "all_of"} {
+				if xs, ok := m[k].([]any); ok {
+					for _, x := range xs {
+						if c, ok := x.(map[string]any); ok {
+							walk(c)
+						}
+					}
+				}
+			}
+		}
+		walk(ts.Trigger)
+		for _, t := range ts.Guides {
+			t.GuidedBy = append(t.GuidedBy, ts)
+		}
+		switch {
+		case len(dead) > 0 && len(live) > 0:
+			s.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, ts.Line, ts.IRI,
+				"tool skill %s: trigger leaves %s match nothing while %s are live (name drift?)",
+				ts.Key, strings.Join(dead, ", "), strings.Join(live, ", ")))
+		case len(dead) > 0:
+			s.add(s.finding(record.CodeTriggerInert, ts.Source, ts.Line, ts.IRI,
+				"tool skill %s: no trigger leaf matches anything (%s)", ts.Key, strings.Join(dead, ", ")))
+		}
+	}
+}
