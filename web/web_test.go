@@ -16,9 +16,10 @@ func TestHandlerServesEmbeddedAssets(t *testing.T) {
 	cases := []struct {
 		path, ctype, contains string
 	}{
-		{"/", "text/html", `<script src="app.js" defer></script>`},
+		{"/", "text/html", `<script type="module" src="app.js"></script>`},
 		{"/index.html", "text/html", "coverage triage"},
-		{"/app.js", "javascript", "recordTriage"},
+		{"/app.js", "javascript", `from "./js/router.js"`},
+		{"/js/views/skill.js", "javascript", "recordTriage"},
 		{"/style.css", "text/css", ".tally"},
 		{"/favicon.svg", "image/svg+xml", "<svg"},
 	}
