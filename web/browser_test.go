@@ -74,7 +74,7 @@ func newSiteToken(t *testing.T, src, token string) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.DefaultConfig
+	cfg := server.DefaultConfig()
 	cfg.Token = token
 	cfg.Page = web.Handler()
 	srv := httptest.NewServer(server.Handler(svc, schema, cfg, nil, nil))

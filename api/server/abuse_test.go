@@ -222,7 +222,7 @@ func TestSlowClientsAreCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.NewHTTPServer(server.Handler(e.svc, schema, server.DefaultConfig, nil, nil))
+	srv := server.NewHTTPServer(server.Handler(e.svc, schema, server.DefaultConfig(), nil, nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

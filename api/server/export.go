@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/jsonld"
+	"github.com/skillgraph/skillgraph/schemas"
 )
 
 //go:embed assets/graphiql.html
@@ -35,22 +36,32 @@ func (h *handlers) context(w http.ResponseWriter, _ *http.Request) {
 var frameKinds = map[string]bool{"skill": true, "tool": true, "process": true, "bean": true, "contract": true,
 	"server": true, "toolskill": true, "package": true, "trigger": true}
 
+// Media types of the export (SPEC §6.2).
+const (
+	typeNQuads = "application/n-quads"
+	typeJSONLD = "application/ld+json"
+	typeJSON   = "application/json"
+	typeHTML   = "text/html"
+)
+
 // export serves the whole graph as streamed N-Quads, or as compacted
-// JSON-LD (bounded by MaxJSONLDQuads), or one entity framed.
+// JSON-LD (bounded by MaxJSONLDQuads and MaxJSONLDExports), or one entity
+// framed. ?format= overrides the Accept header.
 func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Vary", "Accept")
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "" {
-		switch {
-		case accepts(r, "application/n-quads"):
+		switch negotiate(r, typeNQuads, typeJSONLD, typeJSON) {
+		case typeNQuads:
 			format = "nquads"
-		case accepts(r, "application/ld+json"), accepts(r, "application/json"):
+		case typeJSONLD, typeJSON:
 			format = "jsonld"
 		default:
-			format = "nquads"
+			notAcceptable(w, typeNQuads, typeJSONLD)
+			return
 		}
 	}
-	st := h.svc.store
 	if kind := q.Get("frame"); kind != "" {
 		id := q.Get("id")
 		if !frameKinds[kind] || id == "" {
@@ -60,27 +71,89 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 		h.frame(w, r, kind, id)
 		return
 	}
+	var ctype string
 	switch format {
 	case "nquads":
-		w.Header().Set("Content-Type", "application/n-quads")
-		if _, err := st.WriteNQuads(r.Context(), w); err != nil {
-			h.log.Warn("export interrupted", "err", err)
-		}
+		ctype = typeNQuads
 	case "jsonld":
-		out, err := compactAll(r.Context(), st, h.cfg.MaxJSONLDQuads)
-		if errors.Is(err, errTooMany) {
-			writeText(w, http.StatusRequestEntityTooLarge, err.Error()+"\n")
-			return
-		}
+		ctype = typeJSONLD
+	default:
+		writeText(w, http.StatusBadRequest, "format must be nquads or jsonld\n")
+		return
+	}
+	st := h.svc.store
+	v, err := st.Version(r.Context())
+	if err != nil {
+		h.log.Error("export: graph version", "err", err)
+		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
+		return
+	}
+	if notModified(w, r, etag(v, format)) {
+		return
+	}
+	if format == "jsonld" {
+		h.exportJSONLD(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	if r.Method == http.MethodHead {
+		return // the headers are the answer; the body would be discarded
+	}
+	// Streamed: memory stays bounded whatever the graph's size, so N-Quads
+	// exports are not rationed.
+	if _, err := st.WriteNQuads(r.Context(), w); err != nil {
+		h.log.Warn("export interrupted", "err", err)
+	}
+}
+
+// exportJSONLD compacts the whole graph. Compaction holds every quad and
+// json-gold's expansion of them in memory, so the limit is decided from the
+// quad count before anything is loaded, and at most MaxJSONLDExports run
+// at once (SPEC §7: bounded requests).
+func (h *handlers) exportJSONLD(w http.ResponseWriter, r *http.Request) {
+	select {
+	case h.heavy <- struct{}{}:
+		defer func() { <-h.heavy }()
+	default:
+		w.Header().Set("Retry-After", "5")
+		writeText(w, http.StatusServiceUnavailable, "too many JSON-LD exports are running; retry later, or use Accept: application/n-quads (streamed)\n")
+		return
+	}
+	ctx := r.Context()
+	if limit := h.cfg.MaxJSONLDQuads; limit > 0 {
+		n, err := h.svc.exportQuadCount(ctx, limit)
 		if err != nil {
-			h.log.Error("json-ld export failed", "err", err)
+			h.log.Error("json-ld export: count quads", "err", err)
 			writeText(w, http.StatusInternalServerError, "json-ld export failed\n")
 			return
 		}
-		writeJSON(w, http.StatusOK, "application/ld+json", out)
-	default:
-		writeText(w, http.StatusBadRequest, "format must be nquads or jsonld\n")
+		if n > limit {
+			writeText(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%v: the graph has more than %d quads\n", errTooMany, limit))
+			return
+		}
 	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", typeJSONLD)
+		return
+	}
+	out, err := compactAll(ctx, h.svc.store, h.cfg.MaxJSONLDQuads)
+	if errors.Is(err, errTooMany) { // the graph grew between the count and the read
+		w.Header().Del("Content-Type")
+		writeText(w, http.StatusRequestEntityTooLarge, err.Error()+"\n")
+		return
+	}
+	if err != nil {
+		h.log.Error("json-ld export failed", "err", err)
+		w.Header().Del("Content-Type")
+		writeText(w, http.StatusInternalServerError, "json-ld export failed\n")
+		return
+	}
+	writeJSON(w, http.StatusOK, typeJSONLD, out)
+}
+
+// notAcceptable answers 406 naming the types this resource has.
+func notAcceptable(w http.ResponseWriter, types ...string) {
+	writeText(w, http.StatusNotAcceptable, "none of the Accept header's types can be given here; available: "+strings.Join(types, ", ")+"\n")
 }
 
 // errTooMany refuses a whole-graph JSON-LD export over the limit.
@@ -179,9 +252,18 @@ func (h *handlers) lookup(ctx context.Context, kind, id string) string {
 }
 
 func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string) {
+	v, err := h.svc.store.Version(r.Context())
+	if err != nil {
+		h.log.Error("frame: graph version", "err", err)
+		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
+		return
+	}
 	iri := h.lookup(r.Context(), kind, id)
 	if iri == "" {
 		writeText(w, http.StatusNotFound, fmt.Sprintf("no %s %q\n", kind, id))
+		return
+	}
+	if notModified(w, r, etag(v, "frame")) {
 		return
 	}
 	qs, err := entityQuads(r.Context(), h.svc.store, iri)
@@ -190,7 +272,7 @@ func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string
 		if exp, err = jsonld.FromQuads(qs); err == nil {
 			var out map[string]any
 			if out, err = jsonld.Frame(exp, iri); err == nil {
-				writeJSON(w, http.StatusOK, "application/ld+json", out)
+				writeJSON(w, http.StatusOK, typeJSONLD, out)
 				return
 			}
 		}
@@ -199,17 +281,64 @@ func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string
 	writeText(w, http.StatusInternalServerError, "frame failed\n")
 }
 
-// describe dereferences /id/<kind>/<id>: JSON-LD, or the page for browsers.
+// describe dereferences /id/<kind>/<id>: JSON-LD, or the page for browsers
+// (whichever the Accept header prefers; 406 for anything else).
 func (h *handlers) describe(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Vary", "Accept")
 	kind := chi.URLParam(r, "kind")
 	id := chi.URLParam(r, "*")
 	if !frameKinds[kind] || id == "" {
 		writeText(w, http.StatusNotFound, "unknown kind; use /id/skill|tool|process|bean/<id>\n")
 		return
 	}
-	if accepts(r, "text/html") && !accepts(r, "application/ld+json") {
+	switch negotiate(r, typeJSONLD, typeJSON, typeHTML) {
+	case typeHTML:
 		http.Redirect(w, r, "/#/"+kind+"/"+id, http.StatusSeeOther)
+	case typeJSONLD, typeJSON:
+		h.frame(w, r, kind, id)
+	default:
+		notAcceptable(w, typeJSONLD, typeHTML)
+	}
+}
+
+// etag names the representation of the graph at version v in a format:
+// every ingest or triage write bumps the version, so it changes exactly
+// when the data can have.
+func etag(v int64, format string) string {
+	return fmt.Sprintf(`"g%d-%s"`, v, format)
+}
+
+// notModified sets the ETag and answers 304 when If-None-Match already
+// names it (RFC 9110 §13.1.2: weak comparison, "*" matches any).
+func notModified(w http.ResponseWriter, r *http.Request, tag string) bool {
+	w.Header().Set("ETag", tag)
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" {
+		return false
+	}
+	for _, c := range strings.Split(inm, ",") {
+		c = strings.TrimPrefix(strings.TrimSpace(c), "W/")
+		if c == "*" || c == tag {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
+}
+
+// schemaFiles are the JSON Schemas served under /schemas/ for editors and
+// CI: the instance declaration, a Tool file, one Tool node and the built-in
+// port type vocabulary (schemas/).
+var schemaFiles = map[string]bool{"tool.schema.json": true, "tool-file.schema.json": true, "tool-types.schema.json": true, "harness.schema.json": true}
+
+// schemaFile serves one embedded JSON Schema.
+func (h *handlers) schemaFile(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "name")
+	b, err := schemas.Read(name)
+	if !schemaFiles[name] || err != nil {
+		writeText(w, http.StatusNotFound, "no schema "+name+"; served: /schemas/harness.schema.json, /schemas/tool-file.schema.json, /schemas/tool.schema.json, /schemas/tool-types.schema.json\n")
 		return
 	}
-	h.frame(w, r, kind, id)
+	w.Header().Set("Content-Type", "application/schema+json")
+	_, _ = w.Write(b)
 }

@@ -18,17 +18,6 @@ func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
 	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
 }
 
-// accepts reports whether the Accept header lists the media type.
-func accepts(r *http.Request, mediaType string) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err == nil && mt == mediaType {
-			return true
-		}
-	}
-	return false
-}
-
 func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	ctype := "application/json; charset=utf-8"
 	modern := accepts(r, "application/graphql-response+json")
@@ -37,7 +26,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	var req api.Request
 	switch r.Method {
-	case http.MethodGet:
+	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
 		req.Query = q.Get("query")
 		req.OperationName = q.Get("operationName")

@@ -23,16 +23,23 @@ type Config struct {
 	// MaxJSONLDQuads bounds a whole-graph JSON-LD export: compaction in
 	// json-gold costs ~17 s and 2.8 GB per million quads here.
 	MaxJSONLDQuads int
+	// MaxJSONLDExports bounds the whole-graph JSON-LD exports running at
+	// once; one more is 503 with Retry-After. 0 means 1.
+	MaxJSONLDExports int
 	// Page, if set, serves the triage page at GET /.
 	Page http.Handler
 }
 
-// DefaultConfig is the serve default.
-var DefaultConfig = Config{
-	MaxBodyBytes:   1 << 20,
-	RequestTimeout: 15 * time.Second,
-	Limits:         api.DefaultLimits(),
-	MaxJSONLDQuads: 200_000,
+// DefaultConfig returns the serve defaults: a fresh value each call, so a
+// caller's changes never leak into another server.
+func DefaultConfig() Config {
+	return Config{
+		MaxBodyBytes:     1 << 20,
+		RequestTimeout:   15 * time.Second,
+		Limits:           api.DefaultLimits(),
+		MaxJSONLDQuads:   200_000,
+		MaxJSONLDExports: 2,
+	}
 }
 
 // Server timeouts of `serve` (SPEC §7): a client that sends its headers
@@ -62,25 +69,37 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log}
+	heavy := max(cfg.MaxJSONLDExports, 1)
+	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, h.logRequests(m))
-	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
-	r.Get("/readyz", h.ready)
+	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
+	// HEAD works wherever GET does), so a 405 names both in Allow.
+	get := func(pattern string, fn http.HandlerFunc) {
+		r.Get(pattern, fn)
+		r.Head(pattern, fn)
+	}
+	get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
+	get("/readyz", h.ready)
 	if m != nil {
-		r.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
+			m.observe(svc.Snapshot())
+			metrics.ServeHTTP(w, r)
+		})
 	}
 	r.Post("/graphql", h.graphql)
-	r.Get("/graphql", h.graphql)
-	r.Get("/graphiql", h.graphiql)
-	r.Get("/export", h.export)
-	r.Get("/id/{kind}/*", h.describe)
-	r.Get("/ns", h.context)
-	r.Get("/context.jsonld", h.context)
+	get("/graphql", h.graphql)
+	get("/graphiql", h.graphiql)
+	get("/export", h.export)
+	get("/id/{kind}/*", h.describe)
+	get("/ns", h.context)
+	get("/context.jsonld", h.context)
+	get("/schemas/{name}", h.schemaFile)
 	if cfg.Page != nil {
 		r.Handle("/*", cfg.Page)
 	} else {
-		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/graphiql", http.StatusFound) })
+		get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/graphiql", http.StatusFound) })
 	}
 	return r
 }
@@ -90,6 +109,7 @@ type handlers struct {
 	schema *api.Schema
 	cfg    Config
 	log    *slog.Logger
+	heavy  chan struct{} // one token per running whole-graph JSON-LD export
 }
 
 type statusWriter struct {
@@ -142,11 +162,15 @@ func writeJSON(w http.ResponseWriter, code int, ctype string, v any) {
 	_ = enc.Encode(v)
 }
 
+// ready is /readyz: 200 once the corpora given are answered from, else
+// 503; the body says which graph version is served, how many skills it
+// has and whether its answers are durable (committed to the store).
+// /healthz stays the liveness probe.
 func (h *handlers) ready(w http.ResponseWriter, _ *http.Request) {
-	s := h.svc.Snapshot()
-	if s == nil {
-		writeText(w, http.StatusServiceUnavailable, "not ready: no snapshot yet\n")
-		return
+	rd := h.svc.Readiness()
+	code := http.StatusOK
+	if !rd.Ready {
+		code = http.StatusServiceUnavailable
 	}
-	writeText(w, http.StatusOK, fmt.Sprintf("ready: graph version %d\n", s.Version))
+	writeJSON(w, code, "application/json; charset=utf-8", rd)
 }

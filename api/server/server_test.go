@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,15 +18,15 @@ import (
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
+	"github.com/skillgraph/skillgraph/api/server/servertest"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 const testCorpus = "../../ingest/testdata/mini"
 
 type env struct {
-	srv   *httptest.Server
+	srv   *servertest.Server
 	svc   *server.Service
 	store *graph.Store
 	root  string
@@ -35,38 +34,23 @@ type env struct {
 
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return servertest.CopyTree(t, src)
 }
 
+// start serves a private copy of the test corpus.
 func start(t *testing.T, token string, mutate func(*server.Config)) *env {
 	t.Helper()
-	ctx := context.Background()
-	root := copyTree(t, testCorpus)
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := server.NewService(st, []string{root}, ingest.Options{}, nil, server.NewMetrics())
-	if _, err := svc.Ingest(ctx); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := api.NewSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := server.DefaultConfig
-	cfg.Token = token
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	m := server.NewMetrics()
-	srv := httptest.NewServer(server.Handler(svc, schema, cfg, nil, m))
-	t.Cleanup(srv.Close)
-	return &env{srv: srv, svc: svc, store: st, root: root}
+	srv := servertest.Start(t, servertest.Options{
+		Corpus:  copyTree(t, testCorpus),
+		Metrics: server.NewMetrics(),
+		Config: func(c *server.Config) {
+			c.Token = token
+			if mutate != nil {
+				mutate(c)
+			}
+		},
+	})
+	return &env{srv: srv, svc: srv.Service, store: srv.Store, root: srv.Corpus}
 }
 
 type gqlResp struct {

@@ -36,6 +36,22 @@ type Service struct {
 	snap     atomic.Pointer[queries.Snapshot]
 	ingestMu sync.Mutex // one ingest or triage write at a time
 	ingested atomic.Int64
+
+	// served is set once the snapshot answers for the corpora this
+	// service was given (SPEC §6.4 /readyz): after their first ingest, or
+	// at once when the store already held a graph (a warm start).
+	served    atomic.Bool
+	ingestErr atomic.Pointer[string] // why the first ingest failed, while not served
+	changeMu  sync.Mutex
+	changed   chan struct{} // closed and replaced at every snapshot swap or readiness change
+	quadCount atomic.Pointer[quadCount]
+}
+
+// quadCount caches the exportable quads of one graph version, counted up
+// to a bound.
+type quadCount struct {
+	version, bound int64
+	n              int
 }
 
 // NewService wraps a store. corpora may be empty for a read-only replica.
@@ -43,7 +59,119 @@ func NewService(st *graph.Store, corpora []string, opt ingest.Options, log *slog
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: st, corpora: corpora, opt: opt, log: log, metrics: m}
+	return &Service{store: st, corpora: corpora, opt: opt, log: log, metrics: m, changed: make(chan struct{})}
+}
+
+// Readiness says whether the service answers for its corpora (/readyz).
+type Readiness struct {
+	Ready   bool   `json:"ready"`
+	Version int64  `json:"version"` // graph version served
+	Skills  int    `json:"skills"`
+	Durable bool   `json:"durable"` // the answers are those of a version committed to the store
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Readiness reports what is served. Ready means the corpora given are the
+// ones answered from: a cold start is not ready while its first ingest
+// runs, even though version 0 (an empty graph) is served meanwhile.
+func (s *Service) Readiness() Readiness {
+	snap := s.snap.Load()
+	if snap == nil {
+		return Readiness{Reason: "no snapshot yet: the store is being read"}
+	}
+	// Every snapshot is built from a committed version (Refresh reads the
+	// store, advance follows a committed Apply), so what is served is
+	// always durable.
+	r := Readiness{Version: snap.Version, Skills: len(snap.Skills), Durable: true, Ready: s.served.Load()}
+	switch {
+	case r.Ready:
+	case s.ingestErr.Load() != nil:
+		r.Reason = "the first ingest of the corpus failed: " + *s.ingestErr.Load()
+	default:
+		r.Reason = "the first ingest of the corpus is running"
+	}
+	return r
+}
+
+// Changed returns a channel closed at the next change of the snapshot served
+// or of the readiness: callers wait on it instead of polling.
+func (s *Service) Changed() <-chan struct{} {
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	return s.changed
+}
+
+// notify wakes every waiter on Changed.
+func (s *Service) notify() {
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// WaitFor blocks until ok holds for the snapshot served and the readiness,
+// or ctx ends.
+func (s *Service) WaitFor(ctx context.Context, ok func(*queries.Snapshot, Readiness) bool) error {
+	for {
+		ch := s.Changed()
+		if ok(s.snap.Load(), s.Readiness()) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// swap serves snap.
+func (s *Service) swap(snap *queries.Snapshot) {
+	s.snap.Store(snap)
+	s.ingested.Store(time.Now().UnixNano())
+	if s.metrics != nil {
+		s.metrics.graphVersion.Set(float64(snap.Version))
+	}
+	s.notify()
+}
+
+// markServed records that the corpora are answered from.
+func (s *Service) markServed() {
+	if !s.served.Swap(true) {
+		s.ingestErr.Store(nil)
+		s.notify()
+	}
+}
+
+// exportQuadCount counts the exportable quads of the store's current
+// version, up to bound+1, without holding them: the JSON-LD export decides
+// its limit from it before loading anything. The count is kept per version,
+// so repeated refusals cost nothing.
+func (s *Service) exportQuadCount(ctx context.Context, bound int) (int, error) {
+	v, err := s.store.Version(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if c := s.quadCount.Load(); c != nil && c.version == v && c.bound == int64(bound) {
+		return c.n, nil
+	}
+	errEnough := errors.New("enough")
+	n := 0
+	err = s.store.Each(ctx, func(q quad.Quad) error {
+		if l, ok := q.Label.(quad.IRI); ok && string(l) == graph.MetaGraph {
+			return nil
+		}
+		n++
+		if n > bound {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return 0, fmt.Errorf("count quads: %w", err)
+	}
+	s.quadCount.Store(&quadCount{version: v, bound: int64(bound), n: n})
+	return n, nil
 }
 
 // Snapshot returns the snapshot being served, nil before the first one.
@@ -72,11 +200,14 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
 	}
-	s.snap.Store(snap)
-	s.ingested.Store(time.Now().UnixNano())
+	s.swap(snap)
 	if s.metrics != nil {
 		s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
-		s.metrics.graphVersion.Set(float64(snap.Version))
+	}
+	// A replica serves whatever the store holds; a writer's warm store
+	// (a graph already committed) is served at once, before its re-ingest.
+	if len(s.corpora) == 0 || snap.Version > 0 {
+		s.markServed()
 	}
 	s.log.Info("snapshot served", "version", snap.Version, "skills", len(snap.Skills), "tools", len(snap.Tools),
 		"findings", len(snap.Findings), "build", time.Since(start).Round(time.Millisecond))
@@ -100,35 +231,44 @@ func (s *Service) Ingest(ctx context.Context) (ingest.Result, error) {
 		}
 	}
 	if err != nil {
+		if !s.served.Load() {
+			msg := err.Error()
+			s.ingestErr.Store(&msg)
+			s.notify()
+		}
 		return res, err
 	}
-	s.advance(ctx, res.Changes, res.Version)
+	if s.advance(ctx, res.Changes, res.Version) {
+		s.markServed()
+	}
 	return res, nil
 }
 
 // advance serves the snapshot of version v: updated in memory from the
 // previous one when v directly follows it (this process made the only
-// change), else rebuilt from the store.
-func (s *Service) advance(ctx context.Context, changes []graph.Change, v int64) {
+// change), else rebuilt from the store. It reports whether version v (or
+// a later one) is served.
+func (s *Service) advance(ctx context.Context, changes []graph.Change, v int64) bool {
 	cur := s.snap.Load()
-	if cur != nil && cur.Version == v {
-		return
+	if cur != nil && cur.Version >= v {
+		return true
 	}
 	if cur != nil && cur.Version == v-1 && len(changes) > 0 {
 		start := time.Now()
 		next := cur.Update(changes, v)
-		s.snap.Store(next)
-		s.ingested.Store(time.Now().UnixNano())
+		s.swap(next)
 		if s.metrics != nil {
 			s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
-			s.metrics.graphVersion.Set(float64(v))
 		}
 		s.log.Info("snapshot updated", "version", v, "changed graphs", len(changes), "build", time.Since(start).Round(time.Millisecond))
-		return
+		return true
 	}
-	if _, err := s.Refresh(ctx); err != nil {
+	snap, err := s.Refresh(ctx)
+	if err != nil {
 		s.log.Warn("snapshot refresh failed; the previous snapshot is still served", "err", err)
+		return false
 	}
+	return snap.Version >= v
 }
 
 // Reingest implements api.Mutator.

@@ -70,7 +70,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		cfg := server.DefaultConfig
+		cfg := server.DefaultConfig()
 		cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
 		cfg.Page = web.Handler()
 		ln, err := net.Listen("tcp", *addr)

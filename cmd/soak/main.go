@@ -121,7 +121,7 @@ func run(duration time.Duration, corpus, edit string, clients int, storeURL stri
 	if err != nil {
 		return err
 	}
-	srv := httptest.NewServer(server.Handler(svc, schema, server.DefaultConfig, nil, server.NewMetrics()))
+	srv := httptest.NewServer(server.Handler(svc, schema, server.DefaultConfig(), nil, server.NewMetrics()))
 	runtime.GC()
 	time.Sleep(100 * time.Millisecond)
 	g0, rss0 := runtime.NumGoroutine(), rssKB()
