@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -100,17 +101,17 @@ func Parse(path string, data []byte) record.File {
 		c.add(record.CodeBeanInvalid, 1, fmt.Sprintf("bean id %q (from the file name) holds %s", id, why))
 	}
 	b := record.Bean{ID: id, Line: 1}
-	text := normalize(data)
-	fm, ok := splitFrontMatter(text)
+	lines := ynode.Lines(data)
+	fm := ynode.SplitFrontMatter(lines)
 	var lk links
 	switch {
-	case !ok:
+	case !fm.Present:
 		c.add(record.CodeBeanInvalid, 1, "no YAML front matter: a bean starts with a line of three dashes")
-	case !fm.closed:
+	case !fm.Closed:
 		c.add(record.CodeBeanInvalid, 1, "the front matter opened on line 1 is never closed by a line of three dashes")
 	default:
 		lk = readFrontMatter(c, &b, fm)
-		b.Mentions = Mentions(fm.body)
+		b.Mentions = Mentions(strings.Join(lines[fm.BodyIdx:], "\n"))
 	}
 	applyLinks(c, &b, lk)
 	return record.File{Path: path, Parser: Parser, Beans: []record.Bean{b}, Findings: c.findings}

@@ -1,6 +1,7 @@
 package bean
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -180,5 +181,29 @@ order: VV
 	}
 	if m := []string{"po-validator", "validate-content", "release-plan"}; !slices.Equal(b.Mentions, m) {
 		t.Errorf("mentions = %q, want %q", b.Mentions, m)
+	}
+}
+
+// TestAliasedFields: tags, a title and relations written as YAML aliases or
+// brought in by a merge key are read, not dropped (issue #16.7); a bomb is
+// refused as yaml-alias-limit, not as invalid YAML.
+func TestAliasedFields(t *testing.T) {
+	f := Parse("acme-a1b2--x.md", []byte("---\nx-tags: &tags [release, infra]\nx-base: &base {title: Shared, parent: acme-e5f6}\n<<: *base\nstatus: todo\ntags: *tags\n---\n"))
+	if len(f.Findings) != 0 {
+		t.Fatalf("findings %+v", f.Findings)
+	}
+	b := f.Beans[0]
+	if !reflect.DeepEqual(b.Tags, []string{"release", "infra"}) || b.Title != "Shared" || b.Parent != "acme-e5f6" {
+		t.Errorf("bean %+v", b)
+	}
+	var bomb strings.Builder
+	bomb.WriteString("---\ntitle: T\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&bomb, "a%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 10), ", "))
+	}
+	bomb.WriteString("---\n")
+	got := findings(Parse("acme-a1b2--x.md", []byte(bomb.String())).Findings)
+	if want := []wantFinding{{"yaml-alias-limit", record.Error, 7}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("bomb findings %v, want %v", got, want)
 	}
 }

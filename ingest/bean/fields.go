@@ -2,14 +2,12 @@ package bean
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/skillgraph/skillgraph/ingest/record"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
+	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
 // ref is one bean id named in the front matter, with its file line.
@@ -26,69 +24,34 @@ type links struct {
 	blockedBy []ref
 }
 
-var (
-	yamlLineRE   = regexp.MustCompile(`line (\d+)`)
-	yamlPrefixRE = regexp.MustCompile(`^yaml: (line \d+: )?`)
-)
-
-// parseYAML parses the front matter into a node; errors carry the file line.
-func parseYAML(src string, firstLine int) (root *yaml.Node, line int, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			root, line, err = nil, firstLine-1, fmt.Errorf("YAML parser failure: %v", r)
-		}
-	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		line := firstLine + badByteLine(src) // firstLine-1 (the fence) if none
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			if n, convErr := strconv.Atoi(m[1]); convErr == nil {
-				line = n + firstLine - 1
-			}
-		}
-		// YAML counts a lone CR as a line break; editors and findings count
-		// LF only. Never point past the front matter.
-		line = min(line, firstLine+strings.Count(src, "\n"))
-		return nil, line, err
-	}
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		return doc.Content[0], 0, nil
-	}
-	return nil, 0, nil // empty front matter
-}
-
-// badByteLine returns the 0-based line of the first byte YAML refuses
-// without saying where (invalid UTF-8, a control character), or -1.
-func badByteLine(src string) int {
-	for i, r := range src {
-		if r == utf8.RuneError || (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return strings.Count(src[:i], "\n")
-		}
-	}
-	return -1
-}
-
 // readFrontMatter fills b from the front matter and returns its relations.
-func readFrontMatter(c *collector, b *record.Bean, fm frontMatter) links {
-	const first = 2 // the YAML starts on the line after the opening fence
-	root, line, err := parseYAML(fm.yaml, first)
+// Aliases and merge keys are followed (ynode's one alias policy: the
+// expansion was bounded when the YAML was parsed).
+func readFrontMatter(c *collector, b *record.Bean, fm ynode.FrontMatter) links {
+	root, err := ynode.ParseYAML([]byte(fm.YAML))
 	if err != nil {
-		msg := yamlPrefixRE.ReplaceAllString(err.Error(), "")
+		line, msg := 1, err.Error()
+		if pe, ok := err.(*ynode.Error); ok {
+			line, msg = fm.Lines.At(pe.Line), pe.Msg
+		}
+		if code := ynode.Code(err, record.CodeBeanInvalid); code != record.CodeBeanInvalid {
+			c.add(code, line, "front matter refused: "+msg)
+			return links{}
+		}
 		c.add(record.CodeBeanInvalid, line, "front matter is not valid YAML: "+msg)
 		return links{}
 	}
 	if root == nil {
 		return links{}
 	}
-	root = deref(root)
-	if root.Kind != yaml.MappingNode {
-		c.add(record.CodeBeanInvalid, root.Line+first-1, "front matter is not a YAML mapping of fields")
+	if root = ynode.Deref(root); root == nil || root.Kind != yaml.MappingNode {
+		c.add(record.CodeBeanInvalid, fm.Lines.At(ynode.Line(root)), "front matter is not a YAML mapping of fields")
 		return links{}
 	}
+	at := func(n *yaml.Node) int { return fm.Lines.At(ynode.Line(n)) }
 	var lk links
-	at := func(n *yaml.Node) int { return n.Line + first - 1 }
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, val := deref(root.Content[i]), deref(root.Content[i+1])
+	for _, p := range ynode.Pairs(root) {
+		key, val := deref(p.Key), deref(p.Value)
 		switch key.Value {
 		case "title":
 			b.Title, _ = scalar(val)
@@ -136,8 +99,8 @@ func readLinks(b *record.Bean, lk *links, val *yaml.Node, at func(*yaml.Node) in
 		maps = append(maps, val)
 	}
 	for _, m := range maps {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			key, v := deref(m.Content[i]), deref(m.Content[i+1])
+		for _, p := range ynode.Pairs(m) {
+			key, v := deref(p.Key), deref(p.Value)
 			switch key.Value {
 			case "blocks", "blocking":
 				if r := refs(v, at); len(r) > 0 {
@@ -162,26 +125,22 @@ func firstLine(cur, line int) int {
 	return cur
 }
 
-// deref follows one alias (aliases are never expanded further).
+// deref follows aliases; a missing node reads as an empty one, so that
+// fields of the wrong shape are skipped without nil checks.
 func deref(n *yaml.Node) *yaml.Node {
-	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		return n.Alias
-	}
-	if n == nil {
+	if n = ynode.Deref(n); n == nil {
 		return &yaml.Node{}
 	}
 	return n
 }
 
-// scalar returns a scalar's text; null is "".
+// scalar returns a scalar's text; null is "" (an empty field, not a
+// field of the wrong shape).
 func scalar(n *yaml.Node) (string, bool) {
-	if n.Kind != yaml.ScalarNode {
-		return "", false
+	if ynode.IsNull(n) {
+		return "", deref(n).Kind == yaml.ScalarNode
 	}
-	if n.Tag == "!!null" {
-		return "", true
-	}
-	return n.Value, true
+	return ynode.Scalar(n)
 }
 
 // refs reads a list of ids (or one id) with their lines.

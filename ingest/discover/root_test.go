@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // put writes data at rel below dir.
@@ -204,4 +206,19 @@ func TestFileNotRead(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("file-not-read on %v, want %v; findings %+v", got, want, c.Findings)
 	}
+}
+
+// FuzzNotText: file-not-text is reported exactly for data with a NUL byte
+// or invalid UTF-8, on a line inside the data.
+func FuzzNotText(f *testing.F) {
+	f.Add([]byte("plain\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fi, bad := NotText("x.md", KindSkill, data)
+		if want := !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0; bad != want {
+			t.Fatalf("bad = %v, want %v", bad, want)
+		}
+		if bad && (fi.Line < 1 || fi.Line > bytes.Count(data, []byte("\n"))+1 || fi.Code != "file-not-text") {
+			t.Fatalf("finding %+v", fi)
+		}
+	})
 }

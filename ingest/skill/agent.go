@@ -38,7 +38,7 @@ func (p *parser) agent() record.Skill {
 	}
 	s := p.base(id, FlavourAgent)
 	s.License, _ = scalarOf(p.fm.Root, "license")
-	if e, ok := p.fm.Root.get("allowed-tools"); ok {
+	if e, ok := p.fm.Root.Get("allowed-tools"); ok {
 		s.AllowedTools = allowedTools(e.Val)
 	}
 	title(&s, p.body.Title)
@@ -61,7 +61,7 @@ func (p *parser) agent() record.Skill {
 // agentName checks name: present, 1–64 chars, lower-case hyphenated, equal
 // to the folder name.
 func (p *parser) agentName(id, name string, line int) {
-	e, ok := p.fm.Root.get("name")
+	e, ok := p.fm.Root.Get("name")
 	switch {
 	case !ok:
 		p.add(record.CodeAgentSkillNameInvalid, 1, id, "Agent Skill has no name in its front matter")
@@ -87,7 +87,7 @@ func (p *parser) agentName(id, name string, line int) {
 
 // agentDescription checks description: present, a string of 1–1024 chars.
 func (p *parser) agentDescription(id string) {
-	e, ok := p.fm.Root.get("description")
+	e, ok := p.fm.Root.Get("description")
 	if !ok {
 		p.add(record.CodeAgentSkillDescriptionInvalid, 1, id, "Agent Skill has no description in its front matter")
 		return
@@ -106,7 +106,7 @@ func (p *parser) agentDescription(id string) {
 // agentCompat reads compatibility (≤500 chars). The spec names no code for
 // this rule, so a violation is a parse-error.
 func (p *parser) agentCompat(id string) string {
-	e, ok := p.fm.Root.get("compatibility")
+	e, ok := p.fm.Root.Get("compatibility")
 	if !ok || isNull(e.Val) {
 		return ""
 	}
@@ -125,7 +125,7 @@ func (p *parser) agentCompat(id string) string {
 // agentMetadata reads metadata as a string map; entries whose value is not a
 // scalar are reported (parse-error) and skipped.
 func (p *parser) agentMetadata(id string) map[string]string {
-	e, ok := p.fm.Root.get("metadata")
+	e, ok := p.fm.Root.Get("metadata")
 	if !ok || isNull(e.Val) {
 		return nil
 	}

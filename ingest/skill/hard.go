@@ -2,11 +2,12 @@ package skill
 
 import (
 	"fmt"
-	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/idcheck"
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -36,7 +37,7 @@ func (p *parser) hard() {
 	}
 	if why := idcheck.Unsafe(id); why != "" {
 		line := 1
-		if e, ok := p.fm.Root.get("skill"); ok {
+		if e, ok := p.fm.Root.Get("skill"); ok {
 			line = e.Line
 		}
 		p.add(record.CodeSkillIDInvalid, line, "", fmt.Sprintf("hard skill id %q holds %s", id, why))
@@ -79,7 +80,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 	off := newLineMap(text, f.Line+1) // content starts on the line after the fence
 	root, err := parseYAML(text)
 	if err != nil {
-		p.add(record.CodeParseError, yamlErrLine(err, text, off), skillID, "```tool fence: "+yamlErrText(err))
+		p.add(ynode.Code(err, record.CodeParseError), errLine(err, off), skillID, "```tool fence: "+yamlErrText(err))
 		return record.Tool{}, false
 	}
 	if root == nil {
@@ -136,7 +137,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 // list of words as written), the file line of each word, and whether run is
 // present and non-empty.
 func runWords(m mapping, lm lineMap) (words []string, lines []int, ok bool) {
-	e, has := m.get("run")
+	e, has := m.Get("run")
 	if !has {
 		return nil, nil, false
 	}
@@ -155,7 +156,7 @@ func runWords(m mapping, lm lineMap) (words []string, lines []int, ok bool) {
 		for _, c := range v.Content {
 			if w, isStr := scalar(c); isStr && w != "" {
 				words = append(words, w)
-				lines = append(lines, lm.at(c.Line))
+				lines = append(lines, lm.At(c.Line))
 			}
 		}
 	}
@@ -165,7 +166,7 @@ func runWords(m mapping, lm lineMap) (words []string, lines []int, ok bool) {
 // params builds one input port per declared param and reports the param
 // rules (unknown keys, types, enum/default, duplicates).
 func (p *parser) params(subject string, m mapping, off lineMap) []record.Port {
-	e, ok := m.get("params")
+	e, ok := m.Get("params")
 	if !ok || isNull(e.Val) {
 		return nil
 	}
@@ -176,7 +177,7 @@ func (p *parser) params(subject string, m mapping, off lineMap) []record.Port {
 	}
 	pm, dups := entries(v, off)
 	for _, d := range dups {
-		first, _ := pm.get(d.Name)
+		first, _ := pm.Get(d.Name)
 		p.add(record.CodeHardSkillDuplicateParam, d.Line, subject,
 			fmt.Sprintf("param %q is already declared at line %d", d.Name, first.Line))
 	}
@@ -209,7 +210,7 @@ func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 				fmt.Sprintf("param %q key %q is not one of type, format, enum, description, default", pe.Name, k.Name))
 		}
 	}
-	if te, ok := km.get("type"); ok && !isNull(te.Val) {
+	if te, ok := km.Get("type"); ok && !isNull(te.Val) {
 		typ, _ := scalar(te.Val)
 		if jsonTypes[typ] {
 			port.TypeIRI, port.JSONType = "json:"+typ, typ
@@ -220,9 +221,9 @@ func (p *parser) param(subject string, pe entry, off lineMap) record.Port {
 		}
 	}
 	port.Description, _ = scalarOf(km, "description")
-	de, hasDefault := km.get("default")
+	de, hasDefault := km.Get("default")
 	port.Required = !hasDefault
-	if ee, ok := km.get("enum"); ok && hasDefault && !isNull(de.Val) {
+	if ee, ok := km.Get("enum"); ok && hasDefault && !isNull(de.Val) {
 		enum := enumValues(ee.Val)
 		d, isStr := scalar(de.Val)
 		if len(enum) > 0 && (!isStr || !contains(enum, d)) {

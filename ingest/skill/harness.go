@@ -25,7 +25,7 @@ func (p *parser) harness() record.Skill {
 	if s.Output == "" {
 		s.OutputLine = 0
 	}
-	if e, ok := p.fm.Root.get("allowed-tools"); ok {
+	if e, ok := p.fm.Root.Get("allowed-tools"); ok {
 		s.AllowedTools = allowedTools(e.Val)
 	}
 	title(&s, p.body.Title)

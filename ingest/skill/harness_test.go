@@ -158,3 +158,23 @@ func TestAgentFields(t *testing.T) {
 		t.Errorf("tools %q shell %v lines %d", s.AllowedTools, s.ShellBlocks, s.BodyLines)
 	}
 }
+
+// TestAliasedDescription: a description written as a YAML alias, or
+// brought in by a merge key, is the skill's description, not empty (issue
+// #16.7).
+func TestAliasedDescription(t *testing.T) {
+	for name, data := range map[string]string{
+		"alias":     "---\nname: deploy\nx-shared: &d Deploy the release\ndescription: *d\n---\n# Deploy\n",
+		"merge key": "---\nx-base: &base {name: deploy, description: Deploy the release}\n<<: *base\n---\n# Deploy\n",
+		"agent":     "---\nname: deploy\nx: &d Deploy the release\ndescription: *d\n---\n# Deploy\n",
+	} {
+		path := "skills/p/deploy.md"
+		if name == "agent" {
+			path = "skills/deploy/SKILL.md"
+		}
+		f := Parse(path, []byte(data), Options{})
+		if len(f.Skills) != 1 || f.Skills[0].Description != "Deploy the release" {
+			t.Errorf("%s: skills %+v findings %+v", name, f.Skills, f.Findings)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 // includes reads includes: (comma-separated or a list, relative to the skill
 // folder) and reports entries that escape the folder or do not exist.
 func (p *parser) includes(id string) []string {
-	e, ok := p.fm.Root.get("includes")
+	e, ok := p.fm.Root.Get("includes")
 	if !ok || isNull(e.Val) {
 		return nil
 	}

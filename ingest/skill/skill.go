@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -79,11 +80,7 @@ func Parse(path string, data []byte, opt Options) record.File {
 
 // newParser normalises the text (BOM, CRLF, CR) and splits front matter and body.
 func newParser(p string, data []byte, opt Options, out *record.File) *parser {
-	text := string(data)
-	text = strings.TrimPrefix(text, "\uFEFF")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n") // a lone CR ends a line too (YAML, CommonMark)
-	lines := strings.Split(text, "\n")
+	lines := ynode.Lines(data) // BOM dropped; CRLF and a lone CR end a line (YAML, CommonMark)
 	fm := splitFrontMatter(lines)
 	base := path.Base(p)
 	ps := &parser{
@@ -108,7 +105,7 @@ func (p *parser) hasKey(name string) bool {
 		_, ok := sniffKeys(p.fm.Raw)[name]
 		return ok
 	}
-	return p.fm.Root.has(name)
+	return p.fm.Root.Has(name)
 }
 
 // notASkill reports README.md and front matter with $schema.
@@ -136,10 +133,10 @@ func (p *parser) classify() string {
 func (p *parser) reportFrontMatter() {
 	if p.fm.Err != nil {
 		msg := "front matter: " + yamlErrText(p.fm.Err)
-		p.add(record.CodeParseError, p.fm.ErrLine, "", msg)
+		p.add(ynode.Code(p.fm.Err, record.CodeParseError), p.fm.ErrLine, "", msg)
 	}
 	for _, d := range p.fm.Dups {
-		first, _ := p.fm.Root.get(d.Name)
+		first, _ := p.fm.Root.Get(d.Name)
 		p.add(record.CodeParseError, d.Line, "",
 			fmt.Sprintf("front matter: duplicate key %q (first at line %d, which is used)", d.Name, first.Line))
 	}

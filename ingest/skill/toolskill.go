@@ -58,7 +58,7 @@ func (p *parser) toolSkill() record.ToolSkill {
 // toolSkillFront reads and checks the front-matter keys of a tool skill.
 func (p *parser) toolSkillFront(t *record.ToolSkill) {
 	m := p.fm.Root
-	ke, _ := m.get("key")
+	ke, _ := m.Get("key")
 	key, ok := scalar(ke.Val)
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
@@ -84,7 +84,7 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 			fmt.Sprintf("tool-skill summary is %d bytes, over the %d-byte cap", len(t.Summary), SummaryCap))
 	}
 	t.Phases = p.phases(key)
-	if e, ok := m.get("required"); ok && !isNull(e.Val) {
+	if e, ok := m.Get("required"); ok && !isNull(e.Val) {
 		var b bool
 		v := deref(e.Val)
 		if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
@@ -93,13 +93,13 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 			t.Required = b
 		}
 	}
-	te, _ := m.get("trigger")
+	te, _ := m.Get("trigger")
 	t.Trigger, _ = p.trigger(key, te.Val, te.Line, 0)
 }
 
 // phases reads phases ⊆ {plan, execute, review, subagent}.
 func (p *parser) phases(key string) []string {
-	e, ok := p.fm.Root.get("phases")
+	e, ok := p.fm.Root.Get("phases")
 	if !ok || isNull(e.Val) {
 		return nil
 	}
@@ -113,7 +113,7 @@ func (p *parser) phases(key string) []string {
 	for _, c := range v.Content {
 		ph, isStr := scalar(c)
 		if !isStr || !toolPhases[ph] {
-			p.add(record.CodeToolSkillInvalid, p.fm.Lines.at(c.Line), key,
+			p.add(record.CodeToolSkillInvalid, p.fm.Lines.At(c.Line), key,
 				fmt.Sprintf("tool skill phase %q is not one of plan, execute, review, subagent", ph))
 			continue
 		}
@@ -135,7 +135,7 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 	}
 	v := deref(n)
 	if v != nil && v.Line > 0 {
-		line = p.fm.Lines.at(v.Line)
+		line = p.fm.Lines.At(v.Line)
 	}
 	switch {
 	case isNull(v):

@@ -50,7 +50,7 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 			line, msg = pe.Line, pe.Msg
 		}
 		out.Findings = append(out.Findings, record.Finding{
-			Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: line,
+			Code: ynode.Code(err, record.CodeParseError), Severity: record.SeverityOf(ynode.Code(err, record.CodeParseError)), File: p, Line: line,
 			Message: fmt.Sprintf("%s does not parse (line %d): %s", p, line, msg),
 		})
 		return out

@@ -44,13 +44,61 @@ func IsNull(n *yaml.Node) bool {
 type Pair struct{ Key, Value *yaml.Node }
 
 // Pairs lists the entries of a mapping in document order (nil otherwise).
+// A merge key (`<<: *base`, or a list of such aliases) is replaced by the
+// entries of the mappings it names that the mapping does not set itself,
+// after its own entries, as YAML 1.1 merges and yaml.v3 decodes them.
 func Pairs(n *yaml.Node) []Pair {
 	n = Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
 	out := make([]Pair, 0, len(n.Content)/2)
+	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k != nil && k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, n.Content[i+1])
+			continue
+		}
+		out = append(out, Pair{Key: n.Content[i], Value: n.Content[i+1]})
+	}
+	if merges == nil {
+		return out
+	}
+	set := make(map[string]bool, len(out))
+	for _, p := range out {
+		set[Str(p.Key)] = true
+	}
+	for _, m := range merges {
+		sources := []*yaml.Node{m}
+		if IsSeq(m) {
+			sources = Items(m)
+		}
+		for _, src := range sources {
+			src = Deref(src)
+			if src == nil || src.Kind != yaml.MappingNode || src == n {
+				continue
+			}
+			// Merged mappings may merge others: bounded by the alias check
+			// made when the document was parsed, and by the depth of Deref.
+			for _, p := range pairsOnce(src) {
+				if k := Str(p.Key); !set[k] {
+					set[k] = true
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairsOnce lists a merged mapping's own entries (its merge keys are not
+// followed again: one level of merging, as in practice).
+func pairsOnce(n *yaml.Node) []Pair {
+	out := make([]Pair, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k != nil && k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			continue
+		}
 		out = append(out, Pair{Key: n.Content[i], Value: n.Content[i+1]})
 	}
 	return out
@@ -91,6 +139,15 @@ func Items(n *yaml.Node) []*yaml.Node {
 		}
 	}
 	return out
+}
+
+// Scalar returns the text of a non-null scalar and whether n is one.
+func Scalar(n *yaml.Node) (string, bool) {
+	n = Deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", false
+	}
+	return n.Value, true
 }
 
 // Str returns a scalar's text ("" for null, a collection or nil).

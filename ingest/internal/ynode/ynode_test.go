@@ -3,6 +3,7 @@ package ynode
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -104,12 +105,113 @@ func TestAliasBomb(t *testing.T) {
 		}
 		b.WriteString("]\n")
 	}
-	root, err := ParseYAML([]byte(b.String()))
-	if err != nil {
-		t.Skipf("parser refused the document: %v", err)
+	_, err := ParseYAML([]byte(b.String()))
+	var pe *Error
+	if !errors.Is(err, ErrAliasLimit) || !errors.As(err, &pe) || pe.Line < 2 || Code(err, "parse-error") != "yaml-alias-limit" {
+		t.Errorf("ParseYAML err = %v, want ErrAliasLimit on the line of an alias", err)
 	}
-	if _, err := ToAny(root); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("ToAny err = %v, want ErrTooLarge", err)
+}
+
+// TestAliasLimit: documents whose aliases would expand beyond the bound —
+// nested, wide, through merge keys, or cyclic — are refused when parsed;
+// documents that reuse anchors within it are read with the aliases
+// followed.
+func TestAliasLimit(t *testing.T) {
+	wide := func(n int) string { // one anchor, n aliases to it
+		return "a: &a x\nb: [" + strings.Repeat("*a, ", n-1) + "*a]\n"
+	}
+	nested := func(levels int) string {
+		var b strings.Builder
+		b.WriteString("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+		for i := 1; i <= levels; i++ {
+			fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name string
+		doc  string
+		over bool
+		line int
+	}{
+		{"no aliases", "a: 1\nb: [1, 2]\n", false, 0},
+		{"reused anchor", "base: &b {x: 1, y: [1, 2]}\none: *b\ntwo: *b\n", false, 0},
+		{"wide within the bound", wide(MaxAliasExpansion), false, 0},
+		{"wide beyond the bound", wide(MaxAliasExpansion + 1), true, 2},
+		{"nested within the bound", nested(3), false, 0},
+		{"nested beyond the bound", nested(5), true, 5},
+		{"self cycle", "a: &a [1, *a]\n", true, 1},
+		{"cycle through a mapping", "a: &a {b: {c: *a}}\n", true, 1},
+		{"merge bomb", "m0: &m0 {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10}\n" +
+			"m1: &m1 {<<: *m0, a1: *m0, a2: *m0, a3: *m0, a4: *m0, a5: *m0, a6: *m0, a7: *m0, a8: *m0, a9: *m0}\n" +
+			"m2: &m2 {<<: *m1, a1: *m1, a2: *m1, a3: *m1, a4: *m1, a5: *m1, a6: *m1, a7: *m1, a8: *m1, a9: *m1}\n" +
+			"m3: &m3 {<<: *m2, a1: *m2, a2: *m2, a3: *m2, a4: *m2, a5: *m2, a6: *m2, a7: *m2, a8: *m2, a9: *m2}\n" +
+			"m4: &m4 {<<: *m3, a1: *m3, a2: *m3, a3: *m3, a4: *m3, a5: *m3, a6: *m3, a7: *m3, a8: *m3, a9: *m3}\n", true, 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseYAML([]byte(c.doc))
+			var pe *Error
+			switch {
+			case !c.over && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.over && !errors.Is(err, ErrAliasLimit):
+				t.Fatalf("err = %v, want ErrAliasLimit", err)
+			case c.over && (!errors.As(err, &pe) || pe.Line != c.line):
+				t.Errorf("err = %v, want line %d", err, c.line)
+			}
+		})
+	}
+}
+
+// TestMergeKeys: a merge key brings in the entries of the mappings it
+// names that the mapping does not set itself; a quoted "<<" is a key.
+func TestMergeKeys(t *testing.T) {
+	root, err := ParseYAML([]byte("base: &b {description: shared, tags: [a, b], name: base}\nother: &o {x: 1}\nskill:\n  name: mine\n  <<: [*b, *o]\n  \"<<\": literal\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Get(root, "skill")
+	if got := Str(Get(s, "description")); got != "shared" {
+		t.Errorf("description = %q", got)
+	}
+	if got := Str(Get(s, "name")); got != "mine" {
+		t.Errorf("name = %q: the mapping's own key wins", got)
+	}
+	if got := Strings(Get(s, "tags")); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("tags = %v", got)
+	}
+	if got := Str(Get(s, "x")); got != "1" {
+		t.Errorf("x = %q", got)
+	}
+	if got := Str(Get(s, "<<")); got != "literal" {
+		t.Errorf("quoted << = %q", got)
+	}
+	m := Entries(s, NewLineMap("", 1))
+	if len(m.Dups) != 0 || len(m.Entries) != 5 { // name, "<<", description, tags, x
+		t.Errorf("entries %d dups %d", len(m.Entries), len(m.Dups))
+	}
+}
+
+// TestSplitFrontMatter: the one front-matter rule of skills and beans.
+func TestSplitFrontMatter(t *testing.T) {
+	for _, c := range []struct {
+		name, text    string
+		present, done bool
+		yaml          string
+		body          int
+	}{
+		{"none", "# T\n", false, false, "", 0},
+		{"closed", "---\na: 1\n---\nbody\n", true, true, "a: 1", 3},
+		{"dots close", "---  \na: 1\n...\n", true, true, "a: 1", 3},
+		{"CRLF and BOM", "\uFEFF---\r\na: 1\r\n---\r\nb", true, true, "a: 1", 3},
+		{"lone CR", "---\ra: 1\r---\rb", true, true, "a: 1", 3},
+		{"unclosed", "---\na: 1\n", true, false, "", 0},
+		{"dots do not open", "...\na: 1\n...\n", false, false, "", 0},
+	} {
+		fm := SplitFrontMatter(Lines([]byte(c.text)))
+		if fm.Present != c.present || fm.Closed != c.done || fm.YAML != c.yaml || fm.BodyIdx != c.body {
+			t.Errorf("%s: %+v", c.name, fm)
+		}
 	}
 }
 
@@ -120,4 +222,43 @@ func TestSchemaType(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
+}
+
+// FuzzParseYAML: parsing never panics, refuses or accepts, and an accepted
+// document can be walked and converted with every alias followed without
+// exceeding the bounds.
+func FuzzParseYAML(f *testing.F) {
+	f.Add([]byte("a: &a [1, 2]\nb: *a\n<<: {c: 3}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		root, err := ParseYAML(data)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		_, _ = ToAny(root)
+		m := Entries(root, NewLineMap(string(data), 1))
+		for _, e := range m.Entries {
+			_ = Strings(e.Val)
+			_, _ = Scalar(e.Val)
+		}
+	})
+}
+
+// FuzzParseJSON: strict JSON parsing never panics and every error has a line.
+func FuzzParseJSON(f *testing.F) {
+	f.Add([]byte(`{"a": [1, {"b": null}], "c": "d"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		root, err := ParseJSON(data)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		_, _ = ToAny(root)
+	})
 }
