@@ -33,20 +33,6 @@ var countType = graphql.NewObject(graphql.ObjectConfig{Name: "Count", Fields: gr
 	"count": {Type: graphql.NewNonNull(graphql.Int)},
 }})
 
-type nameCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
-}
-
-func counts(m map[string]int) []nameCount {
-	out := make([]nameCount, 0, len(m))
-	for k, v := range m {
-		out = append(out, nameCount{k, v})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
 var skillOrder = graphql.NewEnum(graphql.EnumConfig{Name: "SkillOrder", Values: graphql.EnumValueConfigMap{
 	"ID": {Value: "id"}, "PACKAGE": {Value: "package"}, "TIER": {Value: "tier"},
 }})

@@ -1,0 +1,31 @@
+package api
+
+import (
+	"github.com/graphql-go/graphql"
+
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// beanType is Bean: a work item.
+func beanType(t *types) *graphql.Object {
+	return graphql.NewObject(graphql.ObjectConfig{
+		Name: "Bean",
+		Fields: graphql.FieldsThunk(func() graphql.Fields {
+			return graphql.Fields{
+				"id":        field[*queries.Bean](nn(graphql.ID), "", func(b *queries.Bean) any { return b.ID }),
+				"iri":       field[*queries.Bean](nn(graphql.String), "", func(b *queries.Bean) any { return b.IRI }),
+				"title":     field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Title) }),
+				"status":    field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Status) }),
+				"type":      field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Type) }),
+				"priority":  field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Priority) }),
+				"tags":      field[*queries.Bean](strList(), "", func(b *queries.Bean) any { return strs(b.Tags) }),
+				"parent":    field[*queries.Bean](t.bean, "", func(b *queries.Bean) any { return b.Parent }),
+				"blocking":  field[*queries.Bean](list(t.bean), "", func(b *queries.Bean) any { return b.Blocking }),
+				"mentions":  field[*queries.Bean](strList(), "names mentioned in the body", func(b *queries.Bean) any { return strs(b.Mentions) }),
+				"createdAt": field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.CreatedAt) }),
+				"updatedAt": field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.UpdatedAt) }),
+				"source":    field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return srcPath(b.Source) }),
+			}
+		}),
+	})
+}
