@@ -69,6 +69,9 @@ func TestFindings(t *testing.T) {
 		{"unknown encoding", `<?xml version="1.0" encoding="EBCDIC"?><x/>`, []wantFinding{{record.CodeBPMNInvalid, record.Error, 1}}, 0},
 		{"mismatched tag", doc("<bpmn:process id=\"P\">\n\n<bpmn:task id=\"T\"></bpmn:userTask></bpmn:process>"), []wantFinding{{record.CodeBPMNInvalid, record.Error, 5}}, 0},
 		{"duplicate process id", doc("<bpmn:process id=\"P\"/>\n<bpmn:process id=\"Q\"/>\n<bpmn:process id=\"P\"/>"), []wantFinding{{record.CodeProcessDuplicateID, record.Error, 5}}, 3},
+		{"duplicate task ids", doc("<bpmn:process id=\"P\">\n<bpmn:userTask id=\"Task_A\"/>\n<bpmn:serviceTask id=\"Task_A\"/>\n</bpmn:process>"), []wantFinding{{record.CodeBPMNDuplicateID, record.Error, 5}}, 1},
+		{"task id equal to a process id", doc("<bpmn:process id=\"P\">\n<bpmn:task id=\"Q\"/></bpmn:process>\n<bpmn:process id=\"Q\"/>"), []wantFinding{{record.CodeBPMNDuplicateID, record.Error, 5}}, 2},
+		{"flow and lane ids collide", doc("<bpmn:process id=\"P\">\n<bpmn:laneSet><bpmn:lane id=\"L\"/></bpmn:laneSet>\n<bpmn:sequenceFlow id=\"L\" sourceRef=\"a\" targetRef=\"b\"/>\n<bpmn:subProcess id=\"S\"><bpmn:task id=\"S\"/></bpmn:subProcess></bpmn:process>"), []wantFinding{{record.CodeBPMNDuplicateID, record.Error, 5}, {record.CodeBPMNDuplicateID, record.Error, 6}}, 1},
 		{"dynamic call ${}", doc("<bpmn:process id=\"P\">\n<bpmn:callActivity id=\"C\" calledElement=\"${hook}\"/></bpmn:process>"), []wantFinding{{record.CodeCallDynamic, record.Info, 4}}, 1},
 		{"dynamic call FEEL", doc(`<bpmn:process id="P"><bpmn:callActivity id="C" calledElement="= x"/></bpmn:process>`), []wantFinding{{record.CodeCallDynamic, record.Info, 3}}, 1},
 		{"dynamic zeebe call", doc("<bpmn:process id=\"P\"><bpmn:callActivity id=\"C\"><bpmn:extensionElements>\n\n<zeebe:calledElement processId=\"=procId\"/></bpmn:extensionElements></bpmn:callActivity></bpmn:process>"), []wantFinding{{record.CodeCallDynamic, record.Info, 5}}, 1},
@@ -90,6 +93,12 @@ func TestFindings(t *testing.T) {
 			}
 			if !slices.Equal(have, tc.want) {
 				t.Errorf("findings = %v, want %v (%+v)", have, tc.want, got.Findings)
+			}
+			for _, f := range got.Findings {
+				// bpmn-duplicate-id names both lines (SPEC §4).
+				if f.Code == record.CodeBPMNDuplicateID && strings.Count(f.Message, "line ") != 2 {
+					t.Errorf("%s does not name both lines: %s", f.Code, f.Message)
+				}
 			}
 			if len(got.Processes) != tc.procs {
 				t.Errorf("got %d processes, want %d", len(got.Processes), tc.procs)

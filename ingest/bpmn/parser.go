@@ -53,6 +53,12 @@ type extra struct {
 	calledAttr string
 }
 
+// idUse is the first element of a file that carries an id.
+type idUse struct {
+	element string
+	line    int
+}
+
 // laneHit is the innermost lane a flow node was placed in.
 type laneHit struct {
 	lane  string
@@ -69,8 +75,9 @@ type parser struct {
 	stack    []frame
 	procs    []record.Process
 	findings []record.Finding
-	seen     map[string]int // process id → line of its first definition
-	root     int            // 0 before the root element, 1 inside, 2 after
+	seen     map[string]int   // process id → line of its first definition
+	ids      map[string]idUse // every element id of the file → its first use
+	root     int              // 0 before the root element, 1 inside, 2 after
 	// tokStart and tokEnd are the byte offsets of the token being handled,
 	// so an attribute's own line can be found in a multi-line start tag.
 	tokStart, tokEnd int64
@@ -82,7 +89,7 @@ type parser struct {
 }
 
 func newParser(path string, data []byte) *parser {
-	return &parser{path: path, stem: Stem(path), data: data, seen: map[string]int{}}
+	return &parser{path: path, stem: Stem(path), data: data, seen: map[string]int{}, ids: map[string]idUse{}}
 }
 
 // run reads the whole document and returns its processes.
@@ -236,7 +243,7 @@ func (p *parser) start(t xml.StartElement, line int) *parseError {
 		return p.push(frame{kind: kExt, act: top.act})
 	case kLaneSet:
 		if bpmn && t.Name.Local == "lane" {
-			return p.openLane(t, top.depth+1)
+			return p.openLane(t, line, top.depth+1)
 		}
 	case kLane:
 		switch {

@@ -32,6 +32,7 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 		return &parseError{line: line, msg: "process without an id"}
 	}
 	p.checkID("process", id, line)
+	p.claimID("process", id, line)
 	if first, dup := p.seen[id]; dup {
 		p.findings = append(p.findings, record.Finding{
 			Code:     record.CodeProcessDuplicateID,
@@ -48,6 +49,27 @@ func (p *parser) openProcess(t xml.StartElement, line int) *parseError {
 	p.laneOf = map[string]laneHit{}
 	p.dyn = p.dyn[:0]
 	return p.push(frame{kind: kProc})
+}
+
+// claimID reports a second element of this file with an id another one
+// already has (SPEC §4, bpmn-duplicate-id): BPMN ids are unique within a
+// document (xsd:ID), and two elements of one id would merge into one node
+// of the graph. Both lines are named; both elements are kept. Two processes
+// of one id are process-duplicate-id instead (openProcess).
+func (p *parser) claimID(element, id string, line int) {
+	if id == "" {
+		return
+	}
+	first, dup := p.ids[id]
+	if !dup {
+		p.ids[id] = idUse{element: element, line: line}
+		return
+	}
+	if first.element == "process" && element == "process" {
+		return
+	}
+	p.findings = append(p.findings, record.New(record.CodeBPMNDuplicateID, p.path, line, id,
+		fmt.Sprintf("%s id %q (line %d) is already the id of the %s on line %d: BPMN ids are unique within a file", element, id, line, first.element, first.line)))
 }
 
 // checkID reports an id that is no BPMN id (xsd:ID) and that no IRI,
@@ -87,6 +109,7 @@ func (p *parser) flowElement(t xml.StartElement, line int, parent string) *parse
 			Parent:  parent,
 		}
 		p.checkID(local, a.ID, line)
+		p.claimID(local, a.ID, line)
 		x := extra{calledAttr: strings.TrimSpace(attr(t, "calledElement")), calledLine: p.attrLine("calledElement", line)}
 		for _, at := range t.Attr {
 			if at.Name.Local == "topic" && (at.Name.Space == CamundaNamespace || at.Name.Space == "camunda") {
@@ -101,6 +124,7 @@ func (p *parser) flowElement(t xml.StartElement, line int, parent string) *parse
 	case "laneSet":
 		return p.push(frame{kind: kLaneSet})
 	case "sequenceFlow":
+		p.claimID(local, strings.TrimSpace(attr(t, "id")), line)
 		pr.Flows = append(pr.Flows, record.Flow{
 			ID:     strings.TrimSpace(attr(t, "id")),
 			Source: strings.TrimSpace(attr(t, "sourceRef")),
@@ -110,7 +134,8 @@ func (p *parser) flowElement(t xml.StartElement, line int, parent string) *parse
 	return p.skip()
 }
 
-func (p *parser) openLane(t xml.StartElement, depth int) *parseError {
+func (p *parser) openLane(t xml.StartElement, line, depth int) *parseError {
+	p.claimID("lane", strings.TrimSpace(attr(t, "id")), line)
 	pr := p.cur()
 	pr.Lanes = append(pr.Lanes, record.Lane{ID: strings.TrimSpace(attr(t, "id")), Name: attr(t, "name")})
 	return p.push(frame{kind: kLane, lane: len(pr.Lanes) - 1, depth: depth})
