@@ -168,13 +168,19 @@ type Requires struct {
 
 // Remedy names what to do when a host is unreachable.
 type Remedy struct {
-	Host string
-	Tool string
-	None string // the stated reason (or "true") when there is no fallback
+	Host string `json:"host"`
+	Tool string `json:"tool,omitempty"`
+	None string `json:"none,omitempty"` // the stated reason (or "true") when there is no fallback
 }
 
 // Maintained is an artefact a Tool is the authority for.
-type Maintained struct{ Source, Artefact, Format string }
+// The JSON keys are the file's (SPEC §2.2): the stored literal and the
+// API show them as written.
+type Maintained struct {
+	Source   string `json:"source"`
+	Artefact string `json:"artefact"`
+	Format   string `json:"format,omitempty"`
+}
 
 // Tool is one concrete mechanism (SPEC §2.2).
 type Tool struct {
