@@ -123,8 +123,14 @@ func TestBrowserAxeEveryView(t *testing.T) {
 			eval[bool](t, ctx, "store token", fmt.Sprintf(`sessionStorage.setItem("skillgraph.token", %q), true`, s.token))
 			run(t, ctx, "maintainer view", chromedp.Navigate(s.srv.URL+"/#/skill/lint-docs"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#verdict-form`)))
 			axeCheck(t, ctx, src, theme+" maintainer #/skill/lint-docs")
-			run(t, ctx, "graphiql", chromedp.Navigate(s.srv.URL+"/graphiql"), chromedp.WaitVisible(chromedp.CSS(`body`)))
-			axeCheck(t, ctx, src, theme+" /graphiql")
+			// The explorer: a type's docs, the suggestion list open, a result.
+			run(t, ctx, "graphiql", chromedp.Navigate(s.srv.URL+"/graphiql#doc/Skill"), chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))
+			axeCheck(t, ctx, src, theme+" /graphiql#doc/Skill")
+			typeInEditor(t, ctx, "{ skills { nodes { t")
+			run(t, ctx, "suggest", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS(`#suggestions [role=option]`)))
+			axeCheck(t, ctx, src, theme+" /graphiql with suggestions")
+			run(t, ctx, "run", chromedp.KeyEvent("\u001b"), chromedp.Click(chromedp.CSS(`#run`)), chromedp.WaitVisible(chromedp.CSS(`#result[data-state]`)))
+			axeCheck(t, ctx, src, theme+" /graphiql with a result")
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,6 +56,11 @@ func TestScreenshots(t *testing.T) {
 			}
 			t.Logf("wrote %s", p)
 		}
+		// The GraphQL explorer: a type's docs and the suggestions open.
+		run(t, ctx, "load explorer", chromedp.Navigate(s.srv.URL+"/graphiql#doc/Skill"), chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))
+		typeInEditor(t, ctx, "{\n  skill(id: \"open-change\") {\n    id\n    t")
+		run(t, ctx, "suggest", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS(`#suggestions [role=option]`)))
+		shoot(t, ctx, filepath.Join(out, "graphiql-"+size.name+".png"))
 		// A maintainer's view of a skill: the token sits in sessionStorage.
 		run(t, ctx, "sign in", chromedp.Navigate(s.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-count="D"]`)))
 		eval[bool](t, ctx, "store token", fmt.Sprintf(`sessionStorage.setItem("skillgraph.token", %q), true`, s.token))
@@ -68,4 +74,20 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// shoot writes a full-page screenshot of the tab to p.
+func shoot(t *testing.T, ctx context.Context, p string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", p, err)
+	}
+	if len(png) < 1000 {
+		t.Fatalf("%s: screenshot is %d bytes", p, len(png))
+	}
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", p)
 }

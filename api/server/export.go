@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,14 +17,6 @@ import (
 	"github.com/skillgraph/skillgraph/jsonld"
 	"github.com/skillgraph/skillgraph/schemas"
 )
-
-//go:embed assets/graphiql.html
-var graphiqlPage []byte
-
-func (h *handlers) graphiql(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write(graphiqlPage)
-}
 
 func (h *handlers) context(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/ld+json")

@@ -91,6 +91,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	r.Post("/graphql", h.graphql)
 	get("/graphql", h.graphql)
 	get("/graphiql", h.graphiql)
+	get("/graphiql/*", h.graphiqlAsset)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
 	get("/ns", h.context)
