@@ -11,8 +11,9 @@ import (
 )
 
 // TestScreenshots takes full-page screenshots of the overview, the queue,
-// skill details, the workflows (with and without an exposure profile) and a
-// Tool at desktop (1280×800) and phone (390×844) width. They go to a
+// skill details, the workflows (with and without an exposure profile), a
+// Tool and the GraphQL explorer at desktop (1280×800) and phone (390×844)
+// width, and at desktop width in the dark theme. They go to a
 // temporary directory, or to $SKILLGRAPH_SCREENSHOTS when set:
 //
 //	SKILLGRAPH_SCREENSHOTS=$PWD/docs/screenshots go test ./web -run TestScreenshots
@@ -27,10 +28,11 @@ func TestScreenshots(t *testing.T) {
 	s := newSite(t, "")
 	s.mutate(t, `mutation { recordTriage(skill: "lint-docs", verdict: judgement, note: "Which anchors matter is a judgement call; the link check itself is mechanism.") { graphVersion } }`)
 	for _, size := range []struct {
-		name string
-		w, h int
-	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+		name, theme string
+		w, h        int
+	}{{"desktop", "light", 1280, 800}, {"phone", "light", 390, 844}, {"desktop-dark", "dark", 1280, 800}} {
 		ctx := browser(t, size.w, size.h)
+		setTheme(t, ctx, size.theme)
 		for _, view := range []struct{ name, hash, wait string }{
 			{"overview", "#/", `[data-count="D"]`},
 			{"skill", "#/skill/translate-strings", `section[aria-labelledby=h-steps] table`},
