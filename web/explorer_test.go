@@ -141,3 +141,68 @@ func TestBrowserExplorer(t *testing.T) {
 		t.Errorf("result status %q", st)
 	}
 }
+
+// TestBrowserExplorerSuggestsAtCursor runs the explorer's completion module
+// in the page against the live introspection: what it offers depends on
+// where the cursor stands (| marks it).
+func TestBrowserExplorerSuggestsAtCursor(t *testing.T) {
+	s := newSite(t, "")
+	ctx := browser(t, 1280, 800)
+	run(t, ctx, "open explorer", chromedp.Navigate(s.srv.URL+"/graphiql"))
+	cases := []struct {
+		text string
+		want []string // the first suggestions, in order
+		none bool     // nothing may be offered
+	}{
+		{text: `{ sk|`, want: []string{"skill", "skills"}},
+		{text: `{ skill(id: "x") { tie|`, want: []string{"tier"}},
+		{text: `{ a: skill(id: "x") { tie|`, want: []string{"tier"}},
+		{text: `{ skills(first: 1) { nodes { tie|`, want: []string{"tier"}},
+		{text: `{ coverage { tot|`, want: []string{"total"}},
+		{text: `fragment F on Skill { tie|`, want: []string{"tier"}},
+		{text: `{ skill(id: "x") { ... on Skill { tie|`, want: []string{"tier"}},
+		{text: `{ skills(fir|`, want: []string{"first"}},
+		{text: `{ skills(first: 2, orderBy: |`, want: []string{"ID", "PACKAGE", "TIER"}},
+		{text: `{ skills(covered: |`, want: []string{"false", "true"}},
+		{text: `{ findings(severity: |`, want: []string{"ERROR", "INFO", "WARNING"}},
+		{text: `query Q($n: In|`, want: []string{"Int"}},
+		{text: `{ skill(id: "x") @sk|`, want: []string{"skip"}},
+		{text: `mutation { recordT|`, want: []string{"recordTriage"}},
+		{text: `{ skill(id: "ti|`, none: true},
+		{text: "# ti|", none: true},
+		{text: `{ graphVersion { ti|`, none: true},
+	}
+	type result struct{ Labels []string }
+	texts := make([]string, len(cases))
+	for i, c := range cases {
+		texts[i] = c.text
+	}
+	js, _ := json.Marshal(texts)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]result](`(async () => {
+		const { Schema, INTROSPECTION_QUERY } = await import("/graphiql/schema.js");
+		const { post } = await import("/graphiql/request.js");
+		const { suggest } = await import("/graphiql/complete.js");
+		const res = await post({ query: INTROSPECTION_QUERY });
+		if (!res.body || !res.body.data) throw new Error("introspection: " + res.text.slice(0, 200));
+		const schema = new Schema(res.body.data.__schema);
+		return `+string(js)+`.map((c) => {
+			const at = c.indexOf("|");
+			return { Labels: suggest(schema, c.replace("|", ""), at).items.map((i) => i.label) };
+		});
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		labels := got[i].Labels
+		if c.none {
+			if len(labels) != 0 {
+				t.Errorf("%s: offered %v, want nothing", c.text, labels)
+			}
+			continue
+		}
+		if len(labels) < len(c.want) || !slices.Equal(labels[:len(c.want)], c.want) {
+			t.Errorf("%s: offered %v, want %v first", c.text, labels, c.want)
+		}
+	}
+}
