@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,10 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/api/server/servertest"
 	"github.com/skillgraph/skillgraph/web"
 )
 
@@ -35,7 +32,7 @@ func chromiumPath() string {
 
 // site is one skillgraph server over a private copy of a corpus.
 type site struct {
-	srv    *httptest.Server
+	srv    *servertest.Server
 	svc    *server.Service
 	corpus string
 	token  string
@@ -49,37 +46,19 @@ func newSite(t *testing.T, src string) *site {
 	return newSiteToken(t, src, randomToken(t))
 }
 
-// newSiteToken is newSite with a given token; "" disables mutations.
+// newSiteToken is newSite with a given token; "" disables mutations. It
+// runs servertest's composition, the one every server test runs.
 func newSiteToken(t *testing.T, src, token string) *site {
 	t.Helper()
-	corpus := filepath.Join(t.TempDir(), "corpus")
+	corpus := src
 	if src == "" {
-		if err := os.CopyFS(corpus, os.DirFS("testdata/corpus")); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		corpus = src
+		corpus = servertest.CopyTree(t, "testdata/corpus")
 	}
-	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	svc := server.NewService(st, []string{corpus}, ingest.Options{}, nil, nil)
-	if _, err := svc.Ingest(ctx); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := api.NewSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := server.DefaultConfig()
-	cfg.Token = token
-	cfg.Page = web.Handler()
-	srv := httptest.NewServer(server.Handler(svc, schema, cfg, nil, nil))
-	t.Cleanup(srv.Close)
-	return &site{srv: srv, svc: svc, corpus: corpus, token: cfg.Token}
+	srv := servertest.Start(t, servertest.Options{Corpus: corpus, Config: func(c *server.Config) {
+		c.Token = token
+		c.Page = web.Handler()
+	}})
+	return &site{srv: srv, svc: srv.Service, corpus: corpus, token: token}
 }
 
 func randomToken(t *testing.T) string {
