@@ -93,6 +93,11 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 		add(skillNode(doc, s))
 		if s.Package != "" {
 			add(node{"id": Mint(doc, "package", s.Package), "type": "Package", "name": s.Package})
+			// A bare reference (`satisfies: [deploy]`) mints #skill/<id>:
+			// that IRI is declared the same as each packaged skill of the
+			// name, so a consumer of the export can follow it; two
+			// packages of one name give it two sameAs (it is ambiguous).
+			add(node{"id": Mint(doc, "skill", s.ID), "sameAs": SkillIRI(doc, s.Package, s.ID)})
 		}
 	}
 	for _, t := range f.ToolSkills {
@@ -180,7 +185,7 @@ func instanceNode(in record.Instance) node {
 }
 
 func skillNode(doc string, s record.Skill) node {
-	n := node{"id": Mint(doc, "skill", s.ID), "type": "Skill", "key": s.ID, "flavour": s.Flavour, "line": s.Line}
+	n := node{"id": SkillIRI(doc, s.Package, s.ID), "type": "Skill", "key": s.ID, "flavour": s.Flavour, "line": s.Line}
 	n.set("name", s.Name)
 	n.set("title", s.Title)
 	n.set("description", s.Description)

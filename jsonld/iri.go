@@ -86,6 +86,18 @@ func Mint(docIRI, kind, id string) string {
 	return docIRI + "#" + kind + "/" + Escape(id)
 }
 
+// SkillIRI names a skill: `skill/<package>/<id>`, or `skill/<id>` for a
+// skill outside any package. Two packages defining one name are two skills
+// (SPEC §2.1a), so the package is part of the IRI; a reference written
+// `package/name` mints the same IRI. The IRI changes only when the skill's
+// own package or id does (see docs/decisions.md).
+func SkillIRI(docIRI, pkg, id string) string {
+	if pkg == "" {
+		return Mint(docIRI, "skill", id)
+	}
+	return Mint(docIRI, "skill", pkg+"/"+id)
+}
+
 // SourceIRI is the graph label of one source file.
 func SourceIRI(docIRI, relPath string) string { return Mint(docIRI, "source", relPath) }
 

@@ -69,3 +69,50 @@ func TestEscapeSplit(t *testing.T) {
 		t.Fatalf("split: %q %q %q %v", doc, kind, id, ok)
 	}
 }
+
+// TestSkillIRIPerPackage: skills/grp/alpha/deploy.md and
+// skills/grp/beta/deploy.md are two nodes, and `satisfies: [beta/deploy]`
+// points at the beta node itself in the stored quads (issue #11).
+func TestSkillIRIPerPackage(t *testing.T) {
+	in := record.Instance{Name: "h"}
+	doc := in.DocIRI()
+	subjects := map[string]map[string]bool{} // subject → titles
+	var edges []string
+	for _, f := range []record.File{
+		{Path: "skills/grp/alpha/deploy.md", Parser: "skill", Skills: []record.Skill{{ID: "deploy", Flavour: "harness", Package: "alpha", Title: "Deploy A", Line: 1}}},
+		{Path: "skills/grp/beta/deploy.md", Parser: "skill", Skills: []record.Skill{{ID: "deploy", Flavour: "harness", Package: "beta", Title: "Deploy B", Line: 1}}},
+		{Path: "tools/t.json", Parser: "tool", Tools: []record.Tool{{ID: "t", Origin: "authored", Line: 1, Satisfies: []string{"beta/deploy"}}}},
+	} {
+		qs, err := ToQuads(Document(in, f, SourceMeta{Path: f.Path}), SourceIRI(doc, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			s, p := string(q.Subject.(quad.IRI)), string(q.Predicate.(quad.IRI))
+			if p == "http://purl.org/dc/terms/title" {
+				if subjects[s] == nil {
+					subjects[s] = map[string]bool{}
+				}
+				subjects[s][string(q.Object.(quad.String))] = true
+			}
+			if p == NS+"satisfies" {
+				edges = append(edges, string(q.Object.(quad.IRI)))
+			}
+		}
+	}
+	alpha, beta := SkillIRI(doc, "alpha", "deploy"), SkillIRI(doc, "beta", "deploy")
+	if alpha == beta {
+		t.Fatalf("both packages mint %s", alpha)
+	}
+	for iri, title := range map[string]string{alpha: "Deploy A", beta: "Deploy B"} {
+		if len(subjects[iri]) != 1 || !subjects[iri][title] {
+			t.Errorf("%s has titles %v, want only %q", iri, subjects[iri], title)
+		}
+	}
+	if len(edges) != 1 || edges[0] != beta {
+		t.Errorf("satisfies beta/deploy points at %v, want %s", edges, beta)
+	}
+	if beta != "urn:skillgraph:h#skill/beta/deploy" {
+		t.Errorf("beta IRI %s: /id/skill/beta/deploy would not find it", beta)
+	}
+}

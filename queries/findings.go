@@ -71,13 +71,45 @@ func (s *Snapshot) duplicates(raws []*raw) {
 		switch {
 		case second.is("Tool"):
 			s.add(s.finding(record.CodeToolDuplicateID, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
-		case second.is("Skill"):
-			s.add(s.finding(record.CodeSkillNameAmbiguous, src, line, iri,
-				"skill name %q is defined in %s; use package/name to disambiguate", id, strings.Join(files, " and ")))
 		case second.is("Process"):
 			s.add(s.finding(record.CodeProcessDuplicateID, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
 		default:
 			s.add(s.finding(record.CodeDuplicateNode, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
+		}
+	}
+}
+
+// ambiguousNames reports a bare skill name defined by two packages of one
+// instance (SPEC §2.1a): the skills are distinct nodes, a bare reference
+// resolves to the first in IRI order, and package/name disambiguates.
+func (s *Snapshot) ambiguousNames() {
+	byName := map[string][]*Skill{}
+	var keys []string
+	for _, sk := range s.Skills {
+		if sk.Instance == nil {
+			continue
+		}
+		k := sk.Instance.IRI + "\x00" + sk.ID
+		if len(byName[k]) == 0 {
+			keys = append(keys, k)
+		}
+		if rs := byName[k]; len(rs) == 0 || rs[len(rs)-1].IRI != sk.IRI {
+			byName[k] = append(byName[k], sk)
+		}
+	}
+	for _, k := range keys {
+		sks := byName[k]
+		if len(sks) < 2 {
+			continue
+		}
+		sort.SliceStable(sks, func(i, j int) bool { return sks[i].IRI < sks[j].IRI })
+		var files []string
+		for _, sk := range sks {
+			files = append(files, fileOf(sk.Source))
+		}
+		for _, sk := range sks[1:] {
+			s.add(s.finding(record.CodeSkillNameAmbiguous, sk.Source, sk.Line, sk.IRI,
+				"skill name %q is defined in %s; use package/name to disambiguate", sk.ID, strings.Join(files, " and ")))
 		}
 	}
 }

@@ -201,6 +201,7 @@ func index(raws []*raw) *Snapshot {
 		keepFirst(s.skillByID, sk.ID, sk)
 		if sk.Instance != nil {
 			keepFirst(s.skillByPkg, sk.Instance.IRI+"\x00"+sk.Package+"\x00"+sk.ID, sk)
+			keepFirst(s.skillByName, sk.Instance.IRI+"\x00"+sk.ID, sk)
 		}
 	}
 	s.indexTools()
@@ -217,7 +218,10 @@ func index(raws []*raw) *Snapshot {
 	}
 	for _, r := range raws {
 		if r.is("TriageDecision") {
-			if sk := s.skillByIRI[r.iri1(sg+"triageOf")]; sk != nil {
+			// Resolved like a reference, so a decision recorded before
+			// skill IRIs carried the package still finds its skill.
+			of := r.iri1(sg + "triageOf")
+			if sk := s.resolveSkill(s.instByDoc[docOf(of)], of); sk != nil {
 				t := &Triage{Verdict: r.str(sg + "verdict"), Note: r.str(sg + "note"), RecordedAt: r.str(sg + "recordedAt")}
 				if sk.Triage == nil || t.RecordedAt >= sk.Triage.RecordedAt {
 					sk.Triage = t
@@ -226,6 +230,7 @@ func index(raws []*raw) *Snapshot {
 		}
 	}
 	s.duplicates(raws)
+	s.ambiguousNames()
 	return s
 }
 

@@ -31,10 +31,13 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 		if sk := s.skillByIRI[jsonld.Mint(o.IRI, "skill", id)]; sk != nil {
 			return sk
 		}
-		if pkg, name, ok := strings.Cut(id, "/"); ok {
-			if sk := s.skillByPkg[o.IRI+"\x00"+pkg+"\x00"+name]; sk != nil {
+		if i := strings.LastIndexByte(id, '/'); i >= 0 {
+			if sk := s.skillByPkg[o.IRI+"\x00"+id[:i]+"\x00"+id[i+1:]]; sk != nil {
 				return sk
 			}
+		} else if sk := s.skillByName[o.IRI+"\x00"+id]; sk != nil {
+			// A bare name: skill IRIs carry the package.
+			return sk
 		}
 	}
 	return nil

@@ -54,6 +54,7 @@ type Snapshot struct {
 	beanByID    map[string]*Bean
 	actByIRI    map[string]*Activity
 	skillByPkg  map[string]*Skill   // instance IRI, package, name
+	skillByName map[string]*Skill   // instance IRI, bare name: the first of its packages
 	procByStem  map[string]*Process // instance IRI, file stem
 	sourceByIRI map[string]*Source
 }
@@ -115,7 +116,7 @@ func newSnapshot() *Snapshot {
 		skillByIRI: map[string]*Skill{}, skillByID: map[string]*Skill{}, toolByIRI: map[string]*Tool{},
 		toolByID: map[string]*Tool{}, procByIRI: map[string]*Process{}, procByID: map[string]*Process{},
 		beanByIRI: map[string]*Bean{}, beanByID: map[string]*Bean{}, actByIRI: map[string]*Activity{},
-		skillByPkg: map[string]*Skill{}, procByStem: map[string]*Process{},
+		skillByPkg: map[string]*Skill{}, skillByName: map[string]*Skill{}, procByStem: map[string]*Process{},
 		sourceByIRI: map[string]*Source{},
 	}
 }

@@ -228,6 +228,13 @@ func (h *handlers) lookup(ctx context.Context, kind, id string) string {
 	if snap == nil {
 		return ""
 	}
+	if kind == "skill" {
+		// Skill IRIs carry the package: /id/skill/<package>/<name> and a
+		// bare /id/skill/<name> both find the skill node, never the alias.
+		if sk := snap.Skill(id); sk != nil {
+			return sk.IRI
+		}
+	}
 	var docs []string
 	for _, in := range snap.Instances {
 		docs = append(docs, in.IRI)

@@ -322,6 +322,22 @@ func TestDereferenceAndFrame(t *testing.T) {
 	if node["id"] != "urn:skillgraph:mini#tool/gh" || node["hasInput"] == nil {
 		t.Fatalf("framed tool: %v", node)
 	}
+	// A skill's IRI carries its package; the bare name and package/name
+	// both dereference to the skill node (issue #11).
+	for _, p := range []string{"/id/skill/review", "/id/skill/core/review"} {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+p, nil)
+		req.Header.Set("Accept", "application/ld+json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sk map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&sk)
+		res.Body.Close()
+		if res.StatusCode != 200 || sk["id"] != "urn:skillgraph:mini#skill/core/review" || sk["type"] != "Skill" {
+			t.Errorf("%s: %d %v", p, res.StatusCode, sk)
+		}
+	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req, _ = http.NewRequest(http.MethodGet, e.srv.URL+"/id/skill/review", nil)
 	req.Header.Set("Accept", "text/html")

@@ -124,13 +124,23 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 		Origin:    OriginHardSkill,
 		Title:     fid,
 		Line:      f.Line,
-		Satisfies: []string{skillID},
+		Satisfies: []string{p.qualified(skillID)},
 		Invoke:    record.Invoke{Shell: words},
 	}
 	t.Description, _ = scalarOf(m, "description")
 	t.Inputs = p.params(subject, m, off)
 	p.checkVars(subject, t.Inputs, words, runLines)
 	return t, fid != ""
+}
+
+// qualified is the package/name reference of a skill of this file: a fence
+// Tool satisfies exactly the skill it sits in, even when another package
+// defines the same name.
+func (p *parser) qualified(id string) string {
+	if p.opt.Package == "" {
+		return id
+	}
+	return p.opt.Package + "/" + id
 }
 
 // runWords returns the argv words of run (a string split on whitespace, or a
