@@ -112,6 +112,11 @@ func TestBrowserExplorer(t *testing.T) {
 	if got := suggestions(t, ctx); len(got) != 0 {
 		t.Errorf("Escape left suggestions %v open", got)
 	}
+	// With the list closed, Tab leaves the editor: no keyboard trap.
+	run(t, ctx, "tab out", chromedp.KeyEvent("\t"))
+	if id := eval[string](t, ctx, "focus", `document.activeElement.id`); id != "variables" {
+		t.Errorf("Tab from the editor went to %q, want the variables", id)
+	}
 	typeInEditor(t, ctx, "{ skills(orderBy: ")
 	run(t, ctx, "ask for values", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	waitFor(t, ctx, "values", `!document.getElementById("suggestions").hidden`, `document.getElementById("suggest-status").textContent`)
