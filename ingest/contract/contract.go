@@ -32,6 +32,9 @@ func Parse(path string, data []byte) (out record.File) {
 		out.Findings = append(out.Findings, parseError(path, line, fmt.Sprintf("not valid JSON (line %d): %s", line, msg)))
 		return out
 	}
+	for _, pr := range ynode.Problems(root) {
+		out.Findings = append(out.Findings, parseError(path, pr.Line, pr.Msg))
+	}
 	if !ynode.IsMap(root) {
 		out.Findings = append(out.Findings, parseError(path, ynode.Line(root), "not a JSON Schema object"))
 		return out

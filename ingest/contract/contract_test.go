@@ -80,7 +80,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("[{\"a\":\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out := Parse("c.json", data)
-		if len(out.Contracts)+len(out.Findings) != 1 {
+		// A contract (perhaps with findings on duplicate keys or huge
+		// numbers), or no contract and one finding.
+		if len(out.Contracts) > 1 || (len(out.Contracts) == 0 && len(out.Findings) != 1) {
 			t.Fatalf("want a contract or a finding: %+v", out)
 		}
 		for _, fi := range out.Findings {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -74,6 +75,11 @@ func parseDeclaration(rel string, data []byte) (record.Instance, []record.Findin
 	if err := json.Unmarshal(data, &raw); err != nil {
 		bad(jsonErrorLine(data, err), "instance declaration is not valid: %v", err)
 		return record.Instance{}, fs, false
+	}
+	if root, err := ynode.ParseJSON(data); err == nil {
+		for _, pr := range ynode.Problems(root) {
+			bad(pr.Line, "%s", pr.Msg)
+		}
 	}
 	in := record.Instance{
 		Name: raw.Name, Title: str(raw.Title), Version: str(raw.Version), Description: str(raw.Description),

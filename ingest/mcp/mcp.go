@@ -37,6 +37,9 @@ func Parse(p string, data []byte) (out record.File) {
 			fmt.Sprintf("%s is not valid JSON (line %d): %s", p, line, msg)))
 		return out
 	}
+	for _, pr := range ynode.Problems(root) {
+		out.Findings = append(out.Findings, finding(p, record.CodeParseError, pr.Line, p+": "+pr.Msg))
+	}
 	list, serverNode := toolsList(root)
 	if list == nil {
 		out.Findings = append(out.Findings, finding(p, record.CodeMCPInvalid, ynode.Line(root),

@@ -20,6 +20,9 @@ func Parse(path string, data []byte) record.File {
 			Message: fmt.Sprintf("package.json: %v", err), File: path, Line: 1})
 		return f
 	}
+	for _, pr := range ynode.Problems(root) {
+		f.Findings = append(f.Findings, record.New(record.CodeParseError, path, pr.Line, "", "package.json: "+pr.Msg))
+	}
 	for _, p := range ynode.Pairs(ynode.Get(root, "scripts")) {
 		key, cmd := ynode.Str(p.Key), ynode.Str(p.Value)
 		if key == "" || cmd == "" {

@@ -56,6 +56,9 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 		return out
 	}
 	f := &fileParser{path: p, voc: voc}
+	for _, pr := range ynode.Problems(root) {
+		f.findings = append(f.findings, record.New(record.CodeParseError, p, pr.Line, "", p+": "+pr.Msg))
+	}
 	f.file(root)
 	out.Tools = f.tools
 	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })

@@ -249,6 +249,9 @@ func toAny(n *yaml.Node, budget *int, depth int) (any, error) {
 }
 
 func scalar(n *yaml.Node) any {
+	if !numberFits(n) {
+		return n.Value // Problems reports it; a reader gets the text as written
+	}
 	switch n.Tag {
 	case "!!null":
 		return nil

@@ -262,3 +262,39 @@ func FuzzParseJSON(f *testing.F) {
 		_, _ = ToAny(root)
 	})
 }
+
+// TestProblems: duplicate keys and numbers no float64 holds are reported on
+// their lines (issue #16.7), and ToAny keeps such a number as its text
+// instead of an error message; ordinary numbers and YAML's .inf are not.
+func TestProblems(t *testing.T) {
+	big := strings.Repeat("9", 100000)
+	root, err := ParseJSON([]byte("{\n\"a\": 1,\n\"b\": {\"c\": 1.5e3,\n\"c\": -2},\n\"a\": 3,\n\"n\": " + big + ",\n\"e\": 1e400,\n\"i\": 12345678901234567890123\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, p := range Problems(root) {
+		got = append(got, p.Line)
+		if len(p.Msg) > 200 {
+			t.Errorf("message not truncated: %d bytes", len(p.Msg))
+		}
+	}
+	if want := []int{4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("problem lines %v, want %v", got, want)
+	}
+	v, err := ToAny(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if m["n"] != big || m["e"] != "1e400" || m["a"] != json.Number("3") || m["i"] != json.Number("12345678901234567890123") {
+		t.Errorf("ToAny n=%.20v e=%v a=%v i=%v", m["n"], m["e"], m["a"], m["i"])
+	}
+	y, err := ParseYAML([]byte("a: .inf\nb: 0x1F\nc: 1_000\nd: " + strings.Repeat("7", 200) + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := Problems(y); len(ps) != 1 || ps[0].Line != 4 {
+		t.Errorf("YAML problems %+v", ps)
+	}
+}

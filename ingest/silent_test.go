@@ -1,0 +1,70 @@
+package ingest_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// TestSilentDataChanges (issue #16.7): a key given twice in a JSON file and
+// a number no float64 holds are findings on their lines; the number is
+// stored as the text written, never as the text of a Go error.
+func TestSilentDataChanges(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	big := strings.Repeat("9", 100000)
+	files := map[string]string{
+		"skills/p/s.md": "---\nname: s\ndescription: d\n---\n",
+		"tools/t.json": "{\"id\": \"t\",\n\"title\": \"First\",\n\"title\": \"Second\",\n\"description\": \"D\", \"satisfies\": [\"s\"], \"install\": {\"none\": true}, \"invoke\": {\"shell\": \"x\"},\n" +
+			"\"x-big\": " + big + "}\n",
+		"mcp/m.json": "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"},\n\"name\": \"b\"}]}\n",
+	}
+	for rel, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := queries.Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"tools/t.json:3": false, "tools/t.json:5": false, "mcp/m.json:2": false}
+	for _, f := range snap.Findings {
+		if k := f.File + ":" + strconv.Itoa(f.Line); f.Code == "parse-error" {
+			if _, ok := want[k]; ok {
+				want[k] = true
+			}
+		}
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("no parse-error at %s; findings %+v", k, snap.Findings)
+		}
+	}
+	for _, quads := range dump(t, st) {
+		for _, q := range quads {
+			if strings.Contains(q, "strconv") || strings.Contains(q, "Canonicalization error") {
+				t.Fatalf("an error message was stored as data: %.200s", q)
+			}
+		}
+	}
+}
