@@ -75,6 +75,19 @@ func TestExplorerServedOffline(t *testing.T) {
 	if csp := hdr.Get("Content-Security-Policy"); strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "default-src 'none'") {
 		t.Errorf("/graphiql CSP %q", csp)
 	}
+	// A browser opening /graphql gets the same page; its relative URLs
+	// (graphiql/main.js, graphql) resolve to the same files from there.
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/graphql", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || string(b) != page {
+		t.Errorf("GET /graphql as a browser: %d, the explorer page: %v", res.StatusCode, string(b) == page)
+	}
 	for _, p := range []string{"/graphiql/nope.js", "/graphiql/../http.go", "/graphiql/graphiql.html"} {
 		if code, _, _ := get(p); code != http.StatusNotFound {
 			t.Errorf("%s: status %d, want 404", p, code)
