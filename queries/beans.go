@@ -18,13 +18,21 @@ var beanParentTypes = map[string][]string{
 func (s *Snapshot) checkBeans() {
 	for _, b := range s.Beans {
 		if b.ParentIRI != "" && b.Parent == nil && b.ParentRef != b.ID {
-			s.add(s.finding(record.CodeBeanParentUnknown, b.Source, b.Line, b.IRI,
+			s.add(s.finding(record.CodeBeanParentUnknown, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
 				"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
 		}
 		for _, iri := range b.BlockingIRI {
 			if s.resolveBean(b.Instance, iri) == nil {
-				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, b.Line, b.IRI,
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocking", localKey(iri), b.Line), b.IRI,
 					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
+			}
+		}
+		// blocked_by is the same relation written from the other end: a
+		// name that is no bean dangles just the same.
+		for _, iri := range b.BlockedByIRI {
+			if s.resolveBean(b.Instance, iri) == nil {
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocked_by", localKey(iri), b.Line), b.IRI,
+					"bean %s is blocked by %q, which is no bean", b.ID, localKey(iri)))
 			}
 		}
 		if b.Parent != nil && b.Parent != b {

@@ -81,6 +81,7 @@ func index(raws []*raw) *Snapshot {
 			SkillRefs: r.strs(sg + "skillRef"), ImplicitRefs: r.strs(sg + "implicitSkillRef"), CallsIRI: r.iri1(sg + "calls"), CalledElement: r.str(sg + "calledElement"),
 			Dynamic: r.boolean(sg + "callDynamic"), LaneIRI: r.iri1(sg + "inLane"), NoSkillReason: r.str(sg + "noSkillReason"),
 			BeanRefs: r.strs(sg + "beanRef"), NextIRI: r.iris(sg + "next")}
+		r.jsonInto(sg+"refLines", &a.Refs)
 		owner := r.iri1(sg + "partOf")
 		acts[owner+"|"+r.graph] = append(acts[owner+"|"+r.graph], a)
 		s.actByIRI[a.IRI] = a
@@ -111,6 +112,7 @@ func index(raws []*raw) *Snapshot {
 				RemediesJSON: r.str(sg + "remedies"), RemedyIRI: r.iris(sg + "remedyTool"), Renders: r.strs(sg + "renders"),
 				SubprocIRI: r.iris(sg + "subprocess"), ReadOnly: r.optBool(sg + "readOnly"), Server: r.str(sg + "server"),
 				McpName: r.str(sg + "mcpName"), ExtraJSON: r.str(sg + "extra"), Annotations: map[string]*bool{}}
+			r.jsonInto(sg+"refLines", &t.Refs)
 			r.jsonInto(sg+"invokeShell", &t.Shell)
 			var maint []any
 			if r.jsonInto(sg+"maintains", &maint) {
@@ -156,7 +158,9 @@ func index(raws []*raw) *Snapshot {
 				Status: r.str(sg + "status"), Type: r.str(sg + "beanType"), Priority: r.str(sg + "priority"),
 				Tags: r.strs(sg + "tag"), CreatedAt: r.str(sg + "createdAt"), UpdatedAt: r.str(sg + "updatedAt"),
 				ParentIRI: r.iri1(sg + "parent"), ParentRef: r.str(sg + "parentRef"), BlockingIRI: r.iris(sg + "blocking"),
-				BlockingRefs: r.strs(sg + "blockingRef"), Mentions: r.strs(sg + "mentionRef"), Line: r.int(sg + "line")}
+				BlockingRefs: r.strs(sg + "blockingRef"), Mentions: r.strs(sg + "mentionRef"), Line: r.int(sg + "line"),
+				BlockedByIRI: r.iris(sg + "blockedBy")}
+			r.jsonInto(sg+"refLines", &b.Refs)
 			s.Beans = append(s.Beans, b)
 		case r.is("Contract"):
 			c := &Contract{IRI: r.iri, Path: r.str(sg + "path"), Required: r.strs(sg + "requiredName"), Properties: map[string]string{}}

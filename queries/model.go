@@ -126,6 +126,7 @@ type Tool struct {
 	Server       string
 	McpName      string
 	ExtraJSON    string
+	Refs         record.RefLines // lines of satisfies, subprocesses, remedies.tool
 
 	// Computed.
 	Satisfies    []*Skill // resolved targets of satisfies edges
@@ -188,6 +189,7 @@ type Activity struct {
 	NoSkillReason string
 	BeanRefs      []string
 	NextIRI       []string
+	Refs          record.RefLines // lines of skill refs and the call target
 
 	Skills  []*Skill
 	Calls   *Process
@@ -228,6 +230,8 @@ type Bean struct {
 	BlockingRefs []string
 	Mentions     []string
 	Line         int
+	BlockedByIRI []string
+	Refs         record.RefLines // lines of parent, blocking, blocked_by
 	Parent       *Bean
 	Blocking     []*Bean
 }

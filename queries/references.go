@@ -74,19 +74,19 @@ func (s *Snapshot) checkReferences() {
 	for _, t := range s.Tools {
 		for _, iri := range t.SatisfiesIRI {
 			if s.resolveSkill(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
 					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.SubprocIRI {
 			if s.resolveProcess(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
 					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.RemedyIRI {
 			if s.resolveTool(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, t.Line, t.IRI,
+				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, refLine(t.Refs, "remedies.tool", localKey(iri), t.Line), t.IRI,
 					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
 			}
 		}
@@ -97,14 +97,24 @@ func (s *Snapshot) checkReferences() {
 				if s.resolveSkill(p.Instance, iri) == nil {
 					// localKey gives back the reference as written: ids are
 					// escaped reversibly when minted (jsonld.Escape).
-					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, a.Line, a.IRI,
+					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
 						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
 				}
 			}
 			if a.CallsIRI != "" && a.Calls == nil {
-				s.add(s.finding(record.CodeCallUnknownProcess, p.Source, a.Line, a.IRI,
+				s.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
 					"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
 			}
 		}
 	}
+}
+
+// refLine is the line a reference is written on (SPEC §4: a finding about
+// a reference carries the line of the reference itself), or the line of
+// the node that makes it when the parser could not say.
+func refLine(r record.RefLines, field, ref string, node int) int {
+	if l := r.Line(field, ref); l > 0 {
+		return l
+	}
+	return node
 }
