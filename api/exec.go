@@ -23,6 +23,9 @@ type Request struct {
 	Query         string         `json:"query"`
 	Variables     map[string]any `json:"variables,omitempty"`
 	OperationName string         `json:"operationName,omitempty"`
+	// Extensions are accepted and ignored; one that is not an object is a
+	// bad request.
+	Extensions map[string]any `json:"extensions,omitempty"`
 }
 
 // Response is the answer to one request.
@@ -47,6 +50,10 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 		Errors []gqlerrors.FormattedError `json:"errors,omitempty"`
 	}{r.Data, r.Errors})
 }
+
+// ErrorResponse is the request error response for err (a document that
+// does not parse, a limit broken).
+func ErrorResponse(err error) *Response { return requestError(err) }
 
 func requestError(err error) *Response {
 	return &Response{Errors: gqlerrors.FormatErrors(err), RequestError: true}

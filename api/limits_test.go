@@ -166,3 +166,42 @@ func TestDeadlineStopsWork(t *testing.T) {
 		t.Errorf("Skill.id: %v", err)
 	}
 }
+
+// TestIntrospectionLimits: a full introspection query with a type
+// reference nested nine levels (as introspecting clients send it) passes;
+// introspection that walks the schema's cycles is still refused, and so
+// is an ofType chain past the introspection depth.
+func TestIntrospectionLimits(t *testing.T) {
+	snap, schema := miniSnapshot(t)
+	typeRef := "kind name" + strings.Repeat(" ofType { kind name", 8) + strings.Repeat(" }", 8)
+	full := `query Introspect { __schema { queryType { name } mutationType { name } subscriptionType { name }
+	  types { ...Full } directives { name description locations args { ...Input } } } }
+	fragment Full on __Type { kind name description
+	  fields(includeDeprecated: true) { name description args { ...Input } type { ...Ref } isDeprecated deprecationReason }
+	  inputFields { ...Input } interfaces { ...Ref } enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+	  possibleTypes { ...Ref } }
+	fragment Input on __InputValue { name description type { ...Ref } defaultValue }
+	fragment Ref on __Type { ` + typeRef + ` }`
+	for _, c := range []struct {
+		name, query, want string
+	}{
+		{"full introspection", full, ""},
+		{"one type", `{ __type(name: "Skill") { name fields { name type { ...Ref } } } } fragment Ref on __Type { ` + typeRef + ` }`, ""},
+		{"schema cycles", `{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }`, "introspection cost exceeds"},
+		{"ofType past the depth", `{ __type(name: "Skill") { ` + strings.Repeat("ofType { ", 20) + "name" + strings.Repeat(" }", 20) + ` } }`, "introspection depth exceeds"},
+		{"depth still bounded outside introspection", `{ skill(id: "review") ` + strings.Repeat("{ tools { satisfies ", 7) + "{ id }" + strings.Repeat("} }", 7) + " }", "depth exceeds the limit of 12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := schema.Execute(context.Background(), snap, api.Request{Query: c.query}, api.DefaultLimits())
+			if c.want == "" {
+				if len(res.Errors) > 0 {
+					t.Fatal(res.Errors)
+				}
+				return
+			}
+			if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Message, c.want) {
+				t.Fatalf("errors %v, want one about %q", res.Errors, c.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ package api
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/graphql-go/graphql"
 )
@@ -60,6 +61,7 @@ func NewSchema() (*Schema, error) {
 		return nil, fmt.Errorf("build schema: %w", err)
 	}
 	watchDeadline(&gql)
+	introspectionOnce.Do(func() { nullEmptyDescriptions(&gql) })
 	return &Schema{gql: gql, intro: newIntroWeights(&gql)}, nil
 }
 
@@ -85,6 +87,39 @@ func watchDeadline(s *graphql.Schema) {
 					return nil, err
 				}
 				return next(p)
+			}
+		}
+	}
+}
+
+var introspectionOnce sync.Once
+
+// nullEmptyDescriptions makes introspection answer null, not "", for a
+// missing description, as the GraphQL spec has it: graphql-go answers "",
+// which graphql-js's printSchema prints as an empty block string on every
+// type, field and argument. graphql's __ types are shared by every schema
+// of the process, so this is done once.
+func nullEmptyDescriptions(s *graphql.Schema) {
+	for _, name := range []string{"__Type", "__Field", "__InputValue", "__EnumValue", "__Directive", "__Schema"} {
+		o, ok := s.Type(name).(*graphql.Object)
+		if !ok {
+			continue
+		}
+		for _, key := range []string{"description", "deprecationReason"} {
+			fd := o.Fields()[key]
+			if fd == nil {
+				continue
+			}
+			next := fd.Resolve
+			if next == nil {
+				next = graphql.DefaultResolveFn
+			}
+			fd.Resolve = func(p graphql.ResolveParams) (any, error) {
+				v, err := next(p)
+				if str, ok := v.(string); ok && str == "" {
+					return nil, err
+				}
+				return v, err
 			}
 		}
 	}

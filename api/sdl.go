@@ -95,12 +95,29 @@ func writeFields(b *strings.Builder, fs graphql.FieldDefinitionMap) {
 		description(b, "  ", f.Description)
 		args := ""
 		if len(f.Args) > 0 {
-			var as []string
-			for _, a := range f.Args {
-				as = append(as, a.Name()+": "+a.Type.String())
+			as := append([]*graphql.Argument(nil), f.Args...)
+			sort.Slice(as, func(i, j int) bool { return as[i].Name() < as[j].Name() })
+			described := false
+			for _, a := range as {
+				described = described || a.Description() != ""
 			}
-			sort.Strings(as)
-			args = "(" + strings.Join(as, ", ") + ")"
+			var parts []string
+			for _, a := range as {
+				if described {
+					// described arguments go one per line, as graphql-js
+					// prints them
+					var ab strings.Builder
+					description(&ab, "    ", a.Description())
+					parts = append(parts, ab.String()+"    "+a.Name()+": "+a.Type.String())
+				} else {
+					parts = append(parts, a.Name()+": "+a.Type.String())
+				}
+			}
+			if described {
+				args = "(\n" + strings.Join(parts, "\n") + "\n  )"
+			} else {
+				args = "(" + strings.Join(parts, ", ") + ")"
+			}
 		}
 		fmt.Fprintf(b, "  %s%s: %s\n", k, args, f.Type.String())
 	}

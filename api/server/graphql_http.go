@@ -18,11 +18,37 @@ func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
 	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
 }
 
+const (
+	mediaGraphQLResponse = "application/graphql-response+json"
+	mediaJSON            = "application/json"
+)
+
+// graphqlMediaType negotiates the response type of /graphql (GraphQL over
+// HTTP §6.3.2): application/graphql-response+json when the client names it
+// with a q-value at least that of application/json, application/json when
+// it accepts that (wildcards included; no Accept header is a legacy
+// client), "" when it accepts neither.
+func graphqlMediaType(r *http.Request) string {
+	if accepts(r, mediaGraphQLResponse) {
+		return negotiate(r, mediaGraphQLResponse, mediaJSON)
+	}
+	return negotiate(r, mediaJSON)
+}
+
+// graphql serves /graphql. Request errors (bad parameters, parse, limits,
+// validation) have no data entry; with application/graphql-response+json
+// they are 400 and everything else 200, with application/json every
+// well-formed request is 200 (GraphQL over HTTP §6.4).
 func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
-	ctype := "application/json; charset=utf-8"
-	modern := accepts(r, "application/graphql-response+json")
+	mt := graphqlMediaType(r)
+	modern := mt == mediaGraphQLResponse
+	ctype := mediaJSON + "; charset=utf-8"
 	if modern {
-		ctype = "application/graphql-response+json; charset=utf-8"
+		ctype = mediaGraphQLResponse + "; charset=utf-8"
+	}
+	if mt == "" && !(r.Method != http.MethodPost && r.URL.Query().Get("query") == "" && accepts(r, "text/html")) {
+		gqlError(w, http.StatusNotAcceptable, ctype, "Accept must allow application/graphql-response+json or application/json")
+		return
 	}
 	var req api.Request
 	switch r.Method {
@@ -33,6 +59,12 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		if v := q.Get("variables"); v != "" {
 			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
 				gqlError(w, http.StatusBadRequest, ctype, "variables must be a JSON object: "+err.Error())
+				return
+			}
+		}
+		if v := q.Get("extensions"); v != "" {
+			if err := json.Unmarshal([]byte(v), &req.Extensions); err != nil {
+				gqlError(w, http.StatusBadRequest, ctype, "extensions must be a JSON object: "+err.Error())
 				return
 			}
 		}
@@ -52,7 +84,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 					gqlError(w, http.StatusRequestEntityTooLarge, ctype, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes))
 					return
 				}
-				gqlError(w, http.StatusBadRequest, ctype, "request body must be JSON {query, variables, operationName}: "+err.Error())
+				gqlError(w, http.StatusBadRequest, ctype, "request body must be JSON {query, variables, operationName, extensions}: "+err.Error())
 				return
 			}
 		default:
@@ -75,7 +107,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		if modern {
 			code = http.StatusBadRequest
 		}
-		writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": err.Error()}}})
+		writeJSON(w, code, ctype, api.ErrorResponse(err))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
@@ -99,7 +131,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	res := h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
 	code := http.StatusOK
-	if modern && res.Data == nil && len(res.Errors) > 0 {
+	if modern && res.RequestError {
 		code = http.StatusBadRequest
 	}
 	writeJSON(w, code, ctype, res)
