@@ -12,10 +12,14 @@ import (
 )
 
 // Subject returns every quad whose subject is iri, in any graph.
-func (s *Store) Subject(ctx context.Context, iri string) ([]quad.Quad, error) {
+func (s *Store) Subject(ctx context.Context, iri string) (_ []quad.Quad, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return nil, err
+	}
 	defer s.readLock()()
 	var out []quad.Quad
-	err := s.scanLocked(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
+	err = s.scanLocked(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
 		out = append(out, q)
 		return nil
 	})

@@ -19,16 +19,20 @@ const (
 // HasDigest reports whether the source graph label is stored with exactly
 // this digest. It looks the digest value up through the object index, which
 // is cheaper than reading the source node when nothing changed.
-func (s *Store) HasDigest(ctx context.Context, label, digest string) (bool, error) {
+func (s *Store) HasDigest(ctx context.Context, label, digest string) (_ bool, err error) {
 	if digest == "" {
 		return false, nil
+	}
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return false, err
 	}
 	defer s.readLock()()
 	if s.db == nil {
 		return s.hasDigestKV(ctx, label, digest)
 	}
 	found := false
-	err := s.scanLocked(ctx, quad.Object, quad.String(digest), func(q quad.Quad) error {
+	err = s.scanLocked(ctx, quad.Object, quad.String(digest), func(q quad.Quad) error {
 		if q.Subject == quad.IRI(label) && q.Label == quad.IRI(label) && q.Predicate == quad.IRI(predDigest) {
 			found = true
 		}
@@ -38,10 +42,14 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (bool, erro
 }
 
 // SourcesOf lists the source graphs stored for one instance document IRI.
-func (s *Store) SourcesOf(ctx context.Context, docIRI string) ([]string, error) {
+func (s *Store) SourcesOf(ctx context.Context, docIRI string) (_ []string, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return nil, err
+	}
 	defer s.readLock()()
 	var out []string
-	err := s.scanLocked(ctx, quad.Object, quad.IRI(docIRI), func(q quad.Quad) error {
+	err = s.scanLocked(ctx, quad.Object, quad.IRI(docIRI), func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(predInstance) && q.Label == q.Subject {
 			if iri, ok := q.Subject.(quad.IRI); ok {
 				out = append(out, string(iri))

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cayleygraph/cayley/graph"
@@ -31,6 +32,52 @@ var sqlDrivers = map[string]string{"postgres": "postgres", "cockroach": "pgx"}
 // creation between processes opening a fresh database at the same time.
 const initLockKey = 0x736b696c6c677270 // "skillgrp"
 
+// writeLockKey is the PostgreSQL advisory lock key a writer holds for a
+// whole Apply: two processes ingesting into one database are serialised,
+// each computing its difference from, and bumping, the version its
+// predecessor committed (two unserialised writers both announced the same
+// version, one bump lost).
+const writeLockKey = 0x736b696c6c777274 // "skillwrt"
+
+// lockWriter takes the writer lock on a connection of its own (a session
+// lock: released by the unlock, or by the server when the connection or the
+// process dies). It waits for another writer, as long as ctx allows.
+func (s *Store) lockWriter(ctx context.Context) (func(), error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, int64(writeLockKey)); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("writer lock: %w", err)
+	}
+	return func() {
+		_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, int64(writeLockKey))
+		conn.Close()
+	}, nil
+}
+
+// queryer is what reads need of *sql.DB and *sql.Tx.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// sqlVersion reads the graph version counter through q.
+func sqlVersion(ctx context.Context, q queryer) (int64, error) {
+	var v int64
+	var perr error
+	err := sqlScan(ctx, q, quad.Subject, quad.IRI(versionSubject), func(qd quad.Quad) error {
+		if qd.Label == quad.IRI(MetaGraph) && qd.Predicate == quad.IRI(versionPredicate) {
+			v, perr = strconv.ParseInt(literalString(qd.Object), 10, 64)
+		}
+		return nil
+	})
+	if err == nil {
+		err = perr
+	}
+	return v, err
+}
+
 func openSQL(ctx context.Context, url, kind, dsn string) (*Store, error) {
 	if dsn == "" {
 		return nil, fmt.Errorf("store %q: %s needs a DSN (%s:postgres://user@host:port/db?sslmode=disable)", url, kind, kind)
@@ -52,7 +99,7 @@ func openSQL(ctx context.Context, url, kind, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store %s: open: %w", redact(url), err)
 	}
-	return &Store{url: url, qs: qs, db: db}, nil
+	return &Store{url: url, qs: qs, db: db, sqlKind: kind}, nil
 }
 
 // redact hides a password in a store URL for error messages.
@@ -103,7 +150,12 @@ func initSchema(ctx context.Context, db *sql.DB, kind, dsn string) error {
 	// Cayley indexes quads by subject, predicate and object but not by label:
 	// every per-graph read (GraphQuads, SourceDigest, Version) would scan the
 	// whole table.
-	_, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`)
+	if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
+		return err
+	}
+	if kind == "postgres" {
+		_, err = conn.ExecContext(ctx, sqlCheckpointSchema)
+	}
 	return err
 }
 
@@ -134,13 +186,13 @@ LEFT JOIN nodes l ON l.hash = q.label_hash`
 
 // sqlScan is scanLocked for the SQL backends: one statement, so one
 // consistent snapshot, with every value joined in.
-func (s *Store) sqlScan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+func sqlScan(ctx context.Context, db queryer, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
 	query, args := sqlQuadsQuery, []any(nil)
 	if dir != quad.Any {
 		query += "\nWHERE q." + dir.String() + "_hash = $1"
 		args = append(args, csql.HashOf(v).SQLValue())
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

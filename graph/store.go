@@ -15,10 +15,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/cayley/graph/iterator"
-	_ "github.com/cayleygraph/cayley/graph/kv/bbolt" // registers the bbolt backend
+	ckv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/memstore"
 	"github.com/cayleygraph/quad"
 )
@@ -45,10 +46,16 @@ const DefaultStore = "bbolt:./.skillgraph/graph.db"
 // process; the SQL backends, shared by several processes, rely on database
 // transactions instead (see Apply and sqlread.go).
 type Store struct {
-	url string
-	qs  graph.QuadStore
-	db  *sql.DB // SQL backends only: the connection pool reads go through
-	mu  sync.RWMutex
+	url     string
+	qs      graph.QuadStore
+	db      *sql.DB // SQL backends only: the connection pool reads go through
+	sqlKind string  // SQL backends only: "postgres" or "cockroach"
+	kv      *txKV   // bbolt only: the KV under Cayley, for whole-ingest transactions
+	mu      sync.RWMutex
+
+	broken atomic.Pointer[error] // bbolt: the damage that made the store unusable
+	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
+	noCheckpoint bool
 
 	exclusiveReads bool // memstore: readers take mu exclusively
 }
@@ -72,13 +79,10 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return openSQL(ctx, url, "postgres", url)
 	}
 	kind, arg, _ := strings.Cut(url, ":")
-	var (
-		qs  graph.QuadStore
-		err error
-	)
 	switch kind {
 	case "memory", "mem":
-		qs = memstore.New()
+		// memstore has no locking of its own and writes caches on reads.
+		return &Store{url: url, qs: memstore.New(), exclusiveReads: true}, nil
 	case "bbolt":
 		if arg == "" {
 			return nil, fmt.Errorf("store %q: bbolt needs a path (bbolt:PATH)", url)
@@ -86,17 +90,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(arg), 0o755); err != nil {
 			return nil, fmt.Errorf("store %q: %w", url, err)
 		}
-		if err := checkNotLocked(arg); err != nil {
+		qs, kv, err := openBolt(arg)
+		if err != nil {
 			return nil, fmt.Errorf("store %q: %w", url, err)
 		}
-		opts := graph.Options{"no_bloom": true}
-		if err := graph.InitQuadStore("bbolt", arg, opts); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
-			return nil, fmt.Errorf("store %q: init: %w", url, err)
-		}
-		qs, err = graph.NewQuadStore("bbolt", arg, opts)
-		if err != nil {
-			return nil, fmt.Errorf("store %q: open: %w", url, err)
-		}
+		return &Store{url: url, qs: qs, kv: kv}, nil
 	case "postgres", "postgresql", "cockroach":
 		if kind == "postgresql" {
 			kind = "postgres"
@@ -105,15 +103,18 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	default:
 		return nil, fmt.Errorf("store %q: unknown backend %q (want memory, bbolt:PATH, postgres:DSN or cockroach:DSN)", url, kind)
 	}
-	_, mem := qs.(*memstore.QuadStore)
-	return &Store{url: url, qs: qs, exclusiveReads: mem}, nil
 }
 
 // URL is the store's URL as given to Open.
 func (s *Store) URL() string { return s.url }
 
-// Close closes the store.
+// Close closes the store. A store found damaged is left as it is: the
+// transaction bbolt was in when it failed still holds its locks, so closing
+// would wait forever; the process is about to report the damage and exit.
 func (s *Store) Close() error {
+	if s.damaged() != nil {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.qs.Close()
@@ -124,7 +125,11 @@ func (s *Store) Close() error {
 }
 
 // Version returns the graph version counter: 0 for a new store.
-func (s *Store) Version(ctx context.Context) (int64, error) {
+func (s *Store) Version(ctx context.Context) (v int64, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return 0, err
+	}
 	defer s.readLock()()
 	return s.versionLocked(ctx)
 }
@@ -157,7 +162,11 @@ func literalString(v quad.Value) string {
 }
 
 // GraphQuads returns every quad labelled with the named graph.
-func (s *Store) GraphQuads(ctx context.Context, label string) ([]quad.Quad, error) {
+func (s *Store) GraphQuads(ctx context.Context, label string) (_ []quad.Quad, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return nil, err
+	}
 	defer s.readLock()()
 	return s.graphQuadsLocked(ctx, label)
 }
@@ -197,12 +206,36 @@ func (s *Store) graphQuadsLocked(ctx context.Context, label string) ([]quad.Quad
 }
 
 // Each calls fn for every quad in the store, in no particular order, except
-// the subject registry (bookkeeping of the kv backends). On the SQL
-// backends the quads come from one statement, so from one consistent
-// snapshot of the database.
+// the subject registry (bookkeeping of the kv backends). See Read.
 func (s *Store) Each(ctx context.Context, fn func(quad.Quad) error) error {
+	_, err := s.Read(ctx, fn)
+	return err
+}
+
+// Read calls fn for every quad of the store's current graph version, in no
+// particular order, except the subject registry (bookkeeping of the kv
+// backends), and returns that version: the quads are exactly those the
+// version names, even while another process ingests (SPEC §7). The quads
+// come from the checkpoint when it is stamped with the current version,
+// else from the store itself.
+func (s *Store) Read(ctx context.Context, fn func(quad.Quad) error) (v int64, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return 0, err
+	}
 	defer s.readLock()()
-	return s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
+	if s.db != nil { // one REPEATABLE READ transaction: version and quads agree
+		return s.readSQL(ctx, fn)
+	}
+	// bbolt: other processes cannot write (the file lock), and Apply holds
+	// s.mu, so the version and the quads read under the lock agree.
+	if v, err = s.versionLocked(ctx); err != nil {
+		return 0, err
+	}
+	if ok, err := s.readCheckpointKV(ctx, v, fn); ok || err != nil {
+		return v, err
+	}
+	return v, s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(registryPredicate) && q.Label == quad.IRI(MetaGraph) {
 			return nil
 		}
@@ -214,7 +247,7 @@ func (s *Store) Each(ctx context.Context, fn func(quad.Quad) error) error {
 // quad.Any). The caller holds s.mu.
 func (s *Store) scanLocked(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
 	if s.db != nil {
-		return s.sqlScan(ctx, dir, v, fn)
+		return sqlScan(ctx, s.db, dir, v, fn)
 	}
 	var sh iterator.Shape
 	if dir == quad.Any {
@@ -248,11 +281,15 @@ type Change struct {
 	Delete bool
 }
 
-// batchSize bounds one ApplyDeltas call on bbolt: measured there, batches
-// of a few thousand quads are fastest. The SQL backends never split a graph's
-// change: Cayley's SQL ApplyDeltas is one database transaction, and readers
-// in other processes must see each graph either old or new.
+// batchSize bounds one ApplyDeltas call on bbolt and memstore (all calls of
+// an ingest share one bbolt transaction): Cayley's kv ApplyDeltas buffers
+// a call's index updates in maps, and calls of a few thousand deltas were
+// measured fastest. The SQL backends never split: one call is one
+// database transaction.
 const batchSize = 4000
+
+// kvOptions are the options of Cayley's kv QuadStore over bbolt.
+var kvOptions = graph.Options{"no_bloom": true}
 
 // registryPredicate links a graph label to each subject of the graph, in
 // the meta graph (kv backends only, which have no label index).
@@ -314,27 +351,92 @@ func (s *Store) registryDeltas(ctx context.Context, label string, want map[strin
 }
 
 // Apply replaces each changed graph with its new quads — only the difference
-// is written — and bumps the graph version once, after every change has been
-// committed. Changes of several small graphs share a transaction of up to
-// batchSize deltas; a graph's change is never split across them (on the
-// SQL backends never split; on bbolt split into deletes, then adds, when it
-// exceeds batchSize or would hit a Cayley kv bug, see kvSafe), so a crash
-// leaves every graph old, new or — bbolt only — without its digest, and the
-// version at the last completed ingest. It returns the new version.
+// is written — and bumps the graph version, all as one atomic write: a
+// reader (in this process, in one started after a crash, or a replica of a
+// shared database) sees every graph of the previous version or every graph
+// of the new one, never a mix, and the version it reads names exactly the
+// data it reads (SPEC §7, docs/decisions.md "An ingest is one
+// transaction").
 //
-// One writer at a time: Apply is serialised within a process, but two
-// processes applying to one SQL store concurrently may lose a version bump.
-func (s *Store) Apply(ctx context.Context, changes []Change) (int64, error) {
+//   - bbolt: every ApplyDeltas call of the ingest, the version bump and the
+//     checkpoint run inside one bbolt write transaction (txKV), committed
+//     once at the end; a crash, a full disk or a cancelled context before
+//     that commit leaves the file as it was.
+//   - PostgreSQL: every delta and the version bump go to Cayley in one
+//     ApplyDeltas call, which is one database transaction; writers in other
+//     processes are serialised by an advisory lock held for the whole
+//     Apply, so each reads the version its predecessor committed.
+//   - memory: all deltas are computed before the first is applied.
+//
+// It returns the new version.
+func (s *Store) Apply(ctx context.Context, changes []Change) (v int64, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return 0, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var pending []graph.Delta
+	if s.db != nil && s.sqlKind == "postgres" {
+		unlock, err := s.lockWriter(ctx)
+		if err != nil {
+			return 0, err
+		}
+		defer unlock()
+	}
+	dels, adds, err := s.planLocked(ctx, changes)
+	if err != nil {
+		return 0, err
+	}
+	// The version bump: its old quad (read back as stored) out, the next in.
+	old, err := s.versionLocked(ctx)
+	if err != nil {
+		return 0, err
+	}
+	next := old + 1
+	meta, err := s.graphQuadsLocked(ctx, MetaGraph)
+	if err != nil {
+		return 0, err
+	}
+	for _, q := range meta {
+		if q.Subject == quad.IRI(versionSubject) && q.Predicate == quad.IRI(versionPredicate) {
+			dels = append(dels, graph.Delta{Quad: q, Action: graph.Delete})
+		}
+	}
+	adds = append(adds, graph.Delta{Quad: quad.Quad{Subject: quad.IRI(versionSubject), Predicate: quad.IRI(versionPredicate),
+		Object: quad.Int(next), Label: quad.IRI(MetaGraph)}, Action: graph.Add})
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	switch {
+	case s.db != nil:
+		// One call, one database transaction, however large.
+		if err := s.applyDeltas(append(dels, adds...)); err != nil {
+			return 0, fmt.Errorf("write graphs: %w", err)
+		}
+		s.writeCheckpointSQL(ctx, old, next, changes)
+	case s.kv != nil:
+		if err := s.writeKV(ctx, old, next, dels, adds, changes); err != nil {
+			return 0, err
+		}
+	default: // memory: nothing can fail half-way
+		if err := s.writeBatches(context.Background(), dels, adds); err != nil {
+			return 0, fmt.Errorf("write graphs: %w", err)
+		}
+	}
+	return next, nil
+}
+
+// planLocked computes the deltas of every change from the stored graphs:
+// the quads to delete, the quads to add (the kv backends' subject registry
+// included).
+func (s *Store) planLocked(ctx context.Context, changes []Change) (dels, adds []graph.Delta, err error) {
 	for _, c := range changes {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return nil, nil, err
 		}
 		old, err := s.graphQuadsLocked(ctx, c.Graph)
 		if err != nil {
-			return 0, err
+			return nil, nil, err
 		}
 		want := make(map[string]quad.Quad, len(c.Quads))
 		if !c.Delete {
@@ -343,92 +445,48 @@ func (s *Store) Apply(ctx context.Context, changes []Change) (int64, error) {
 				want[key(q)] = q
 			}
 		}
-		var deltas []graph.Delta
 		have := make(map[string]bool, len(old))
 		for _, q := range old {
 			k := key(q)
 			have[k] = true
 			if _, keep := want[k]; !keep {
-				deltas = append(deltas, graph.Delta{Quad: q, Action: graph.Delete})
+				dels = append(dels, graph.Delta{Quad: q, Action: graph.Delete})
 			}
 		}
 		for k, q := range want {
 			if !have[k] {
-				deltas = append(deltas, graph.Delta{Quad: q, Action: graph.Add})
+				adds = append(adds, graph.Delta{Quad: q, Action: graph.Add})
 			}
 		}
 		reg, err := s.registryDeltas(ctx, c.Graph, want)
 		if err != nil {
-			return 0, err
+			return nil, nil, err
 		}
-		deltas = append(deltas, reg...)
-		// Small changes of several graphs share one transaction (a commit
-		// costs an fsync on bbolt); a graph is never split across pending
-		// batches, so each graph stays old or new.
-		merged := append(append([]graph.Delta(nil), pending...), deltas...)
-		if len(merged) <= batchSize && kvSafe(merged) {
-			pending = merged
-			continue
-		}
-		if err := s.applyLocked(pending); err != nil {
-			return 0, fmt.Errorf("write graphs: %w", err)
-		}
-		pending = nil
-		if len(deltas) <= batchSize && kvSafe(deltas) {
-			pending = deltas
-			continue
-		}
-		if err := s.applyLocked(deltas); err != nil {
-			return 0, fmt.Errorf("write graph %s: %w", c.Graph, err)
-		}
-	}
-	if err := s.applyLocked(pending); err != nil {
-		return 0, fmt.Errorf("write graphs: %w", err)
-	}
-	v, err := s.versionLocked(ctx)
-	if err != nil {
-		return 0, err
-	}
-	next := v + 1
-	var deltas []graph.Delta
-	vq := func(n int64) quad.Quad {
-		return quad.Quad{Subject: quad.IRI(versionSubject), Predicate: quad.IRI(versionPredicate),
-			Object: quad.Int(n), Label: quad.IRI(MetaGraph)}
-	}
-	if v > 0 {
-		old, _ := s.graphQuadsLocked(ctx, MetaGraph)
-		for _, q := range old {
-			if q.Subject == quad.IRI(versionSubject) && q.Predicate == quad.IRI(versionPredicate) {
-				deltas = append(deltas, graph.Delta{Quad: q, Action: graph.Delete})
+		for _, d := range reg {
+			if d.Action == graph.Delete {
+				dels = append(dels, d)
+			} else {
+				adds = append(adds, d)
 			}
 		}
 	}
-	deltas = append(deltas, graph.Delta{Quad: vq(next), Action: graph.Add})
-	if err := s.applyLocked(deltas); err != nil {
-		return 0, fmt.Errorf("bump graph version: %w", err)
-	}
-	return next, nil
+	return dels, adds, nil
 }
 
-func (s *Store) applyLocked(deltas []graph.Delta) error {
-	if s.db != nil { // SQL: one transaction per call, whatever its size
-		return s.applyDeltas(deltas)
-	}
-	if len(deltas) <= batchSize && kvSafe(deltas) {
-		return s.applyDeltas(deltas)
-	}
-	// Deletes first, then adds, each in batches: a crash in between leaves
-	// the graph without its digest quad, so the next ingest rewrites it.
-	var dels, adds []graph.Delta
-	for _, d := range deltas {
-		if d.Action == graph.Delete {
-			dels = append(dels, d)
-		} else {
-			adds = append(adds, d)
-		}
-	}
+// writeBatches applies every delete, then every add, in calls of at most
+// batchSize deltas. Cayley's kv ApplyDeltas resolves the nodes of added
+// quads only among the nodes whose reference count does not drop in that
+// call: a value that loses more quads than it gains (typically the graph's
+// label when a graph shrinks) is silently left out of every added quad,
+// which then lands in no graph. A call of deletes only or of adds only
+// never hits that. On bbolt all calls share the ingest transaction,
+// so the order inside it is invisible to readers.
+func (s *Store) writeBatches(ctx context.Context, dels, adds []graph.Delta) error {
 	for _, part := range [][]graph.Delta{dels, adds} {
 		for len(part) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			n := min(len(part), batchSize)
 			if err := s.applyDeltas(part[:n]); err != nil {
 				return err
@@ -439,43 +497,44 @@ func (s *Store) applyLocked(deltas []graph.Delta) error {
 	return nil
 }
 
+// writeKV writes an ingest to bbolt as one transaction. On any failure the
+// transaction is rolled back and Cayley's QuadStore is reopened over the
+// unchanged file: it caches values by node id, and the ids handed out in
+// the rolled-back transaction will be handed out again.
+func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, changes []Change) (err error) {
+	if err := s.kv.begin(ctx); err != nil {
+		return fmt.Errorf("write graphs: %w", err)
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		s.kv.abort()
+		if qs, rerr := ckv.New(s.kv, kvOptions); rerr == nil {
+			s.qs = qs
+		} else {
+			err = errors.Join(err, fmt.Errorf("reopen after a failed write: %w", rerr))
+		}
+	}()
+	if err := s.writeBatches(ctx, dels, adds); err != nil {
+		return fmt.Errorf("write graphs: %w", err)
+	}
+	if err := s.writeCheckpointKV(ctx, old, next, changes); err != nil {
+		return fmt.Errorf("write checkpoint: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.kv.commit(ctx); err != nil {
+		return fmt.Errorf("commit graphs: %w", err)
+	}
+	return nil
+}
 func (s *Store) applyDeltas(deltas []graph.Delta) error {
 	if len(deltas) == 0 {
 		return nil
 	}
 	return s.qs.ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
-}
-
-// kvSafe reports whether Cayley's kv backends (bbolt) apply deltas
-// correctly in one call. Their ApplyDeltas resolves the nodes of added quads
-// only among the nodes whose reference count does not drop in that call: a
-// value that loses more quads than it gains (typically the graph's label
-// when a graph shrinks) is silently left out of every added quad, which then
-// lands in no graph. Such a batch must be split into deletes, then adds.
-func kvSafe(deltas []graph.Delta) bool {
-	net := make(map[quad.Value]int)
-	for _, d := range deltas {
-		n := 1
-		if d.Action == graph.Delete {
-			n = -1
-		}
-		for _, dir := range quad.Directions {
-			if v := d.Quad.Get(dir); v != nil {
-				net[v] += n
-			}
-		}
-	}
-	for _, d := range deltas {
-		if d.Action != graph.Add {
-			continue
-		}
-		for _, dir := range quad.Directions {
-			if v := d.Quad.Get(dir); v != nil && net[v] < 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func key(q quad.Quad) string { return q.NQuad() }

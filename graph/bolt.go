@@ -1,0 +1,247 @@
+package graph
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cayleygraph/cayley/graph"
+	ckv "github.com/cayleygraph/cayley/graph/kv"
+	hkv "github.com/hidal-go/hidalgo/kv"
+	hbolt "github.com/hidal-go/hidalgo/kv/bbolt"
+	bolt "go.etcd.io/bbolt"
+)
+
+// boltFile is the database file inside a bbolt store directory (Cayley's
+// layout: the store URL names a directory).
+const boltFile = "indexes.bolt"
+
+// openBolt opens (creating if needed) the bbolt store in dir through our own
+// KV wrapper, so that one ingest is one bbolt transaction (see txKV). The
+// file is checked before bbolt maps it: bbolt trusts its pages and panics
+// or faults on a damaged file.
+func openBolt(dir string) (graph.QuadStore, *txKV, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if err := checkNotLocked(dir); err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, boltFile)
+	if err := checkBoltFile(path); err != nil {
+		return nil, nil, err
+	}
+	var (
+		qs  graph.QuadStore
+		kv  *txKV
+		err error
+	)
+	perr := protect(func() error {
+		// The lock was free a moment ago; the timeout only covers a race.
+		db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
+		if err != nil {
+			if errors.Is(err, bolt.ErrTimeout) {
+				return fmt.Errorf("%w (%s)", ErrStoreBusy, dir)
+			}
+			if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrChecksum) || errors.Is(err, bolt.ErrVersionMismatch) {
+				return corruptf("%s: %v", path, err)
+			}
+			return err
+		}
+		kv = &txKV{db: hbolt.New(db)}
+		opts := graph.Options{"no_bloom": true}
+		if err := ckv.Init(kv, opts); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
+			db.Close()
+			return fmt.Errorf("init: %w", err)
+		}
+		qs, err = ckv.New(kv, opts)
+		if err != nil {
+			db.Close()
+			return fmt.Errorf("open: %w", err)
+		}
+		return nil
+	})
+	if perr != nil {
+		return nil, nil, perr
+	}
+	return qs, kv, err
+}
+
+// bbolt's meta page layout (go.etcd.io/bbolt, file format version 2): a
+// 16-byte page header, then magic, version, page size, flags, the root
+// bucket (root page, sequence), the freelist page, the high-water page id,
+// the transaction id and an FNV-64a checksum of the preceding 56 bytes.
+const (
+	boltMagic       = 0xED0CDAED
+	boltVersion     = 2
+	boltMetaFlag    = 0x04
+	boltPageHeader  = 16
+	boltMetaSumSpan = 56
+)
+
+type boltMeta struct {
+	pageSize uint32
+	pgid     uint64 // pages in use: the file must hold at least this many
+	txid     uint64
+}
+
+// checkBoltFile validates both meta pages and the file length before bbolt
+// opens the file. bbolt silently falls back to the other meta page when one
+// is invalid (rolling the store back one transaction, so one ingest, without
+// a word) and maps a truncated file without checking its length (a fault on
+// the first page past the end). skillgraph writes every meta page whole, so
+// either is damage from outside and is reported, never papered over.
+func checkBoltFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // a new store
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Size() == 0 {
+		return nil // bbolt initialises an empty file
+	}
+	head := make([]byte, 2*64*1024) // two meta pages of the largest page size
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	head = head[:n]
+	m0, err0 := parseBoltMeta(head, 0)
+	if err0 != nil {
+		return corruptf("%s: meta page 0: %v", path, err0)
+	}
+	m1, err1 := parseBoltMeta(head, int(m0.pageSize))
+	if err1 != nil {
+		return corruptf("%s: meta page 1: %v", path, err1)
+	}
+	if m1.pageSize != m0.pageSize {
+		return corruptf("%s: the meta pages disagree on the page size (%d, %d)", path, m0.pageSize, m1.pageSize)
+	}
+	m := m0
+	if m1.txid > m0.txid {
+		m = m1
+	}
+	if need := int64(m.pgid) * int64(m.pageSize); info.Size() < need {
+		return corruptf("%s: the file is truncated: %d bytes, its meta page needs %d", path, info.Size(), need)
+	}
+	return nil
+}
+
+func parseBoltMeta(head []byte, off int) (boltMeta, error) {
+	if off < 0 || off+boltPageHeader+boltMetaSumSpan+8 > len(head) {
+		return boltMeta{}, fmt.Errorf("the file is too short (%d bytes)", len(head))
+	}
+	p := head[off:]
+	le := binary.LittleEndian
+	if flags := le.Uint16(p[8:]); flags != boltMetaFlag {
+		return boltMeta{}, fmt.Errorf("not a meta page (flags %#x)", flags)
+	}
+	m := p[boltPageHeader:]
+	if le.Uint32(m[0:]) != boltMagic {
+		return boltMeta{}, errors.New("bad magic number")
+	}
+	if v := le.Uint32(m[4:]); v != boltVersion {
+		return boltMeta{}, fmt.Errorf("file format version %d, want %d", v, boltVersion)
+	}
+	h := fnv.New64a()
+	h.Write(m[:boltMetaSumSpan])
+	if h.Sum64() != le.Uint64(m[boltMetaSumSpan:]) {
+		return boltMeta{}, errors.New("checksum mismatch")
+	}
+	ps := le.Uint32(m[8:])
+	if ps < 512 || ps > 64*1024 || ps&(ps-1) != 0 {
+		return boltMeta{}, fmt.Errorf("implausible page size %d", ps)
+	}
+	return boltMeta{pageSize: ps, pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, nil
+}
+
+// txKV is the hidalgo KV Cayley's kv QuadStore runs on, with one addition:
+// while an ingest is being written, every transaction Cayley opens is the
+// ingest's single bbolt write transaction (its own Commit and Close are
+// no-ops), so Apply commits all of an ingest — every graph, the version
+// bump and the checkpoint — with one bbolt commit or not at all. Cayley's
+// ApplyDeltas always commits its own transaction; this is the one place it
+// can be made part of a larger one.
+//
+// outer is only touched with the Store's lock held exclusively, and bbolt
+// transactions are used from that one goroutine.
+type txKV struct {
+	db    *hbolt.DB
+	outer hkv.Tx
+	// failPut, when set (tests), is consulted before each write of the
+	// ingest transaction: a disk that fills up mid-ingest.
+	failPut func() error
+}
+
+func (k *txKV) Close() error { return k.db.Close() }
+
+func (k *txKV) Tx(ctx context.Context, rw bool) (hkv.Tx, error) {
+	if k.outer != nil {
+		return nestedTx{Tx: k.outer, kv: k}, nil
+	}
+	return k.db.Tx(ctx, rw)
+}
+
+func (k *txKV) View(ctx context.Context, fn func(tx hkv.Tx) error) error {
+	return hkv.View(ctx, k, fn)
+}
+
+func (k *txKV) Update(ctx context.Context, fn func(tx hkv.Tx) error) error {
+	return hkv.Update(ctx, k, fn)
+}
+
+// begin opens the ingest transaction.
+func (k *txKV) begin(ctx context.Context) error {
+	tx, err := k.db.Tx(ctx, true)
+	if err != nil {
+		return err
+	}
+	k.outer = tx
+	return nil
+}
+
+// commit commits the ingest transaction (one fsync).
+func (k *txKV) commit(ctx context.Context) error {
+	tx := k.outer
+	k.outer = nil
+	return tx.Commit(ctx)
+}
+
+// abort rolls the ingest transaction back, if one is open.
+func (k *txKV) abort() {
+	if k.outer != nil {
+		_ = k.outer.Close()
+		k.outer = nil
+	}
+}
+
+// nestedTx is a transaction Cayley opened inside the ingest transaction.
+type nestedTx struct {
+	hkv.Tx
+	kv *txKV
+}
+
+func (nestedTx) Commit(context.Context) error { return nil }
+func (nestedTx) Close() error                 { return nil }
+
+func (t nestedTx) Put(ctx context.Context, key hkv.Key, v hkv.Value) error {
+	if t.kv.failPut != nil {
+		if err := t.kv.failPut(); err != nil {
+			return err
+		}
+	}
+	return t.Tx.Put(ctx, key, v)
+}

@@ -1,0 +1,358 @@
+package graph
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/cayleygraph/quad"
+	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/skillgraph/skillgraph/graph/checkpoint"
+)
+
+// The checkpoint (issue 14): every source graph's quads in compact form
+// (graph/checkpoint), beside the store and stamped with the graph version
+// they belong to, so a start reads the snapshot's input without decoding
+// each quad through Cayley. A stamp that is not the current version, a
+// missing block or one failing its checksum makes Read use the store.
+//
+// bbolt: the bucket ckptBucket of the same file, written in the ingest's
+// own transaction, so it can never name a version it does not hold.
+// PostgreSQL: the tables skillgraph_checkpoint and
+// skillgraph_checkpoint_stamp, written by the writer right after its
+// ingest commits (Cayley commits its own transaction); a crash in between
+// leaves the old stamp, and replicas read the store until the next ingest.
+
+var (
+	ckptBucket = []byte("skillgraph_checkpoint")
+	ckptStamp  = []byte("\x00version") // never a graph label (IRIs start with a letter)
+)
+
+func ckptKey(k []byte) hkv.Key { return hkv.Key{ckptBucket, k} }
+
+// versionQuad is the meta graph's version quad as the store reads it back.
+func versionQuad(v int64) quad.Quad {
+	return quad.Quad{Subject: quad.IRI(versionSubject), Predicate: quad.IRI(versionPredicate),
+		Object: quad.Int(v), Label: quad.IRI(MetaGraph)}
+}
+
+// readCheckpointKV calls fn for every quad of the checkpoint if it is
+// stamped v and every block verifies; ok false means read the store (fn
+// was not called).
+func (s *Store) readCheckpointKV(ctx context.Context, v int64, fn func(quad.Quad) error) (ok bool, err error) {
+	if s.kv == nil || s.noCheckpoint || v == 0 {
+		return false, nil
+	}
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Close()
+	stamp, err := tx.Get(ctx, ckptKey(ckptStamp))
+	if err != nil || len(stamp) != 8 || int64(binary.BigEndian.Uint64(stamp)) != v {
+		return false, nil
+	}
+	blocks, ok := kvBlocks(ctx, tx)
+	if !ok {
+		return false, nil
+	}
+	d := checkpoint.NewDecoder()
+	for _, b := range blocks {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
+		if err := d.Decode(b, fn); err != nil {
+			return true, fmt.Errorf("read checkpoint: %w", err)
+		}
+	}
+	return true, fn(versionQuad(v))
+}
+
+// kvBlocks lists the checkpoint's blocks (bbolt's memory, valid while tx
+// is open); ok is false when one does not verify.
+func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks [][]byte, ok bool) {
+	it := tx.Scan(ctx)
+	pit, isPrefix := it.(hkv.PrefixIterator)
+	if !isPrefix {
+		it.Close()
+		return nil, false
+	}
+	it = pit.WithPrefix(ckptKey([]byte{}))
+	defer it.Close()
+	for it.Next(ctx) {
+		k := it.Key()
+		if len(k) != 2 || string(k[0]) != string(ckptBucket) || string(k[1]) == string(ckptStamp) {
+			continue
+		}
+		if checkpoint.Verify(it.Val()) != nil {
+			return nil, false
+		}
+		blocks = append(blocks, it.Val())
+	}
+	return blocks, it.Err() == nil
+}
+
+// kvStamp is the version the bbolt checkpoint is stamped with (-1: none).
+func kvStamp(ctx context.Context, tx hkv.Tx) int64 {
+	stamp, err := tx.Get(ctx, ckptKey(ckptStamp))
+	if err != nil || len(stamp) != 8 {
+		return -1
+	}
+	return int64(binary.BigEndian.Uint64(stamp))
+}
+
+// checkpointCurrent reports whether reads are served from the checkpoint:
+// it is stamped with the current version and every block verifies.
+func (s *Store) checkpointCurrent(ctx context.Context) bool {
+	v, err := s.Version(ctx)
+	if err != nil {
+		return false
+	}
+	switch {
+	case s.kv != nil:
+		tx, err := s.kv.Tx(ctx, false)
+		if err != nil {
+			return false
+		}
+		defer tx.Close()
+		_, ok := kvBlocks(ctx, tx)
+		return ok && kvStamp(ctx, tx) == v
+	case s.db != nil:
+		var stamp int64
+		err := s.db.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1`).Scan(&stamp)
+		return err == nil && stamp == v
+	}
+	return false
+}
+
+// writeCheckpointKV brings the checkpoint from version old to next inside
+// the ingest transaction: the changed graphs' blocks when it was stamped
+// old (or is absent from a new store), else every graph's block afresh,
+// read back from the transaction.
+func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes []Change) error {
+	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
+	stamp := kvStamp(ctx, tx)
+	blocks, whole := kvBlocks(ctx, tx)
+	// Blocks are only updated from a checkpoint known whole: stamped with
+	// the previous version (or none at all in a new store) and every block
+	// verifying. Anything else is rebuilt from the store.
+	current := whole && (stamp == old || stamp == -1 && old == 0 && len(blocks) == 0)
+	if current {
+		for _, c := range changes {
+			if c.Delete || len(c.Quads) == 0 {
+				if err := tx.Del(ctx, ckptKey([]byte(c.Graph))); err != nil {
+					return err
+				}
+				continue
+			}
+			b, err := encodeGraph(c)
+			if err != nil {
+				return err
+			}
+			if err := tx.Put(ctx, ckptKey([]byte(c.Graph)), b); err != nil {
+				return err
+			}
+		}
+	} else {
+		if err := s.rebuildCheckpoint(ctx, func(label string, block []byte) error {
+			return tx.Put(ctx, ckptKey([]byte(label)), block)
+		}, func() error { return clearBucket(ctx, tx) }); err != nil {
+			return err
+		}
+	}
+	var buf [8]byte
+	binary.BigEndian.PutUint64(buf[:], uint64(next))
+	return tx.Put(ctx, ckptKey(ckptStamp), buf[:])
+}
+
+// encodeGraph is the block of one change, its quads labelled as stored.
+func encodeGraph(c Change) ([]byte, error) {
+	qs := make([]quad.Quad, len(c.Quads))
+	for i, q := range c.Quads {
+		q.Label = quad.IRI(c.Graph)
+		qs[i] = q
+	}
+	return checkpoint.Encode(dedupe(qs))
+}
+
+// dedupe drops repeated quads (the store holds each once).
+func dedupe(qs []quad.Quad) []quad.Quad {
+	seen := make(map[string]bool, len(qs))
+	out := qs[:0]
+	for _, q := range qs {
+		k := key(q)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func clearBucket(ctx context.Context, tx hkv.Tx) error {
+	var keys []hkv.Key
+	it := tx.Scan(ctx)
+	if pit, ok := it.(hkv.PrefixIterator); ok {
+		it = pit.WithPrefix(ckptKey([]byte{}))
+	}
+	for it.Next(ctx) {
+		if k := it.Key(); len(k) == 2 && string(k[0]) == string(ckptBucket) {
+			keys = append(keys, k)
+		}
+	}
+	it.Close()
+	for _, k := range keys {
+		if err := tx.Del(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildCheckpoint reads every quad back from the store (s.mu held), and
+// hands each graph's block to put after clear.
+func (s *Store) rebuildCheckpoint(ctx context.Context, put func(label string, block []byte) error, clear func() error) error {
+	byGraph := map[string][]quad.Quad{}
+	err := s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
+		l, ok := q.Label.(quad.IRI)
+		if !ok || string(l) == MetaGraph {
+			return nil
+		}
+		byGraph[string(l)] = append(byGraph[string(l)], q)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := clear(); err != nil {
+		return err
+	}
+	for l, qs := range byGraph {
+		b, err := checkpoint.Encode(qs)
+		if err != nil {
+			return err
+		}
+		if err := put(l, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The PostgreSQL checkpoint tables, created with the schema.
+const sqlCheckpointSchema = `CREATE TABLE IF NOT EXISTS skillgraph_checkpoint (label text PRIMARY KEY, block bytea NOT NULL);
+CREATE TABLE IF NOT EXISTS skillgraph_checkpoint_stamp (id int PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
+
+// readSQL is Read on PostgreSQL: the version, the stamp and the quads in
+// one REPEATABLE READ transaction, so they are of one committed state.
+func (s *Store) readSQL(ctx context.Context, fn func(quad.Quad) error) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	v, err := sqlVersion(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	if ok, err := s.readCheckpointSQL(ctx, tx, v, fn); ok || err != nil {
+		return v, err
+	}
+	return v, sqlScan(ctx, tx, quad.Any, nil, fn)
+}
+
+func (s *Store) readCheckpointSQL(ctx context.Context, tx *sql.Tx, v int64, fn func(quad.Quad) error) (bool, error) {
+	if s.noCheckpoint || v == 0 || s.sqlKind != "postgres" {
+		return false, nil
+	}
+	var stamp int64
+	if err := tx.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1`).Scan(&stamp); err != nil || stamp != v {
+		return false, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT block FROM skillgraph_checkpoint`)
+	if err != nil {
+		return false, err
+	}
+	var blocks [][]byte
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			rows.Close()
+			return false, err
+		}
+		if checkpoint.Verify(b) != nil {
+			rows.Close()
+			return false, nil
+		}
+		blocks = append(blocks, b)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	d := checkpoint.NewDecoder()
+	for _, b := range blocks {
+		if err := d.Decode(b, fn); err != nil {
+			return true, fmt.Errorf("read checkpoint: %w", err)
+		}
+	}
+	return true, fn(versionQuad(v))
+}
+
+// writeCheckpointSQL brings the PostgreSQL checkpoint from old to next
+// after the ingest committed (the writer lock still held). A failure only
+// costs replicas a full read, so it is not an ingest error; the stamp then
+// stays old and the next ingest rebuilds it.
+func (s *Store) writeCheckpointSQL(ctx context.Context, old, next int64, changes []Change) {
+	if s.sqlKind != "postgres" {
+		return
+	}
+	_ = func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		var stamp int64
+		err = tx.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1 FOR UPDATE`).Scan(&stamp)
+		current := (err == nil && stamp == old) || (errors.Is(err, sql.ErrNoRows) && old == 0)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		put := func(label string, block []byte) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_checkpoint (label, block) VALUES ($1, $2)
+				ON CONFLICT (label) DO UPDATE SET block = EXCLUDED.block`, label, block)
+			return err
+		}
+		if current {
+			for _, c := range changes {
+				if c.Delete || len(c.Quads) == 0 {
+					if _, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint WHERE label = $1`, c.Graph); err != nil {
+						return err
+					}
+					continue
+				}
+				b, err := encodeGraph(c)
+				if err != nil {
+					return err
+				}
+				if err := put(c.Graph, b); err != nil {
+					return err
+				}
+			}
+		} else if err := s.rebuildCheckpoint(ctx, put, func() error {
+			_, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint`)
+			return err
+		}); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_checkpoint_stamp (id, version) VALUES (1, $1)
+			ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, next); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}()
+}
