@@ -87,6 +87,8 @@ const (
 
 type boltMeta struct {
 	pageSize uint32
+	root     uint64 // the root bucket's page
+	freelist uint64 // the freelist's page
 	pgid     uint64 // pages in use: the file must hold at least this many
 	txid     uint64
 }
@@ -137,7 +139,107 @@ func checkBoltFile(path string) error {
 	if need := int64(m.pgid) * int64(m.pageSize); info.Size() < need {
 		return corruptf("%s: the file is truncated: %d bytes, its meta page needs %d", path, info.Size(), need)
 	}
+	if err := checkBoltPages(f, m); err != nil {
+		return corruptf("%s: %v", path, err)
+	}
 	return nil
+}
+
+// bbolt page types.
+const (
+	boltBranch   = 0x01
+	boltLeaf     = 0x02
+	boltFreelist = 0x10
+)
+
+// checkBoltPages reads every page header below the high-water mark, in
+// file order: each page that is not free must carry its own id and a page
+// type, and its overflow must stay in the file. Zeroed or overwritten pages
+// fail this before bbolt ever reads them (it would panic, or fault, inside
+// a transaction whose locks then hang every later call). The cost is one
+// sequential read of the file's page headers; damage inside a page whose
+// header is intact is caught when it is read (see protect).
+func checkBoltPages(f *os.File, m boltMeta) error {
+	ps := int64(m.pageSize)
+	if m.root < 2 || m.root >= m.pgid || m.freelist < 2 || m.freelist >= m.pgid {
+		return fmt.Errorf("meta page points outside the file (root %d, freelist %d, %d pages)", m.root, m.freelist, m.pgid)
+	}
+	free, err := boltFreePages(f, m)
+	if err != nil {
+		return err
+	}
+	le := binary.LittleEndian
+	const window = 4 << 20
+	buf := make([]byte, 0, window)
+	var bufStart int64 = -1
+	header := func(p uint64) ([]byte, error) {
+		off := int64(p) * ps
+		if bufStart < 0 || off < bufStart || off+boltPageHeader > bufStart+int64(len(buf)) {
+			n, err := f.ReadAt(buf[:window], off)
+			if n < boltPageHeader {
+				return nil, fmt.Errorf("page %d: %v", p, err)
+			}
+			buf, bufStart = buf[:n], off
+		}
+		return buf[off-bufStart : off-bufStart+boltPageHeader], nil
+	}
+	for p := uint64(2); p < m.pgid; {
+		if free[p] {
+			p++
+			continue
+		}
+		h, err := header(p)
+		if err != nil {
+			return err
+		}
+		id, flags, overflow := le.Uint64(h), le.Uint16(h[8:]), uint64(le.Uint32(h[12:]))
+		if id != p {
+			return fmt.Errorf("page %d is damaged (it says it is page %d)", p, id)
+		}
+		if flags != boltBranch && flags != boltLeaf && flags != boltFreelist {
+			return fmt.Errorf("page %d is damaged (page type %#x)", p, flags)
+		}
+		if p+overflow >= m.pgid {
+			return fmt.Errorf("page %d overflows the file (%d pages more)", p, overflow)
+		}
+		p += overflow + 1
+	}
+	return nil
+}
+
+// boltFreePages reads the freelist page: the ids bbolt may reuse, whose
+// content is stale.
+func boltFreePages(f *os.File, m boltMeta) (map[uint64]bool, error) {
+	ps := int64(m.pageSize)
+	le := binary.LittleEndian
+	h := make([]byte, boltPageHeader+8)
+	if _, err := f.ReadAt(h, int64(m.freelist)*ps); err != nil {
+		return nil, fmt.Errorf("freelist page %d: %v", m.freelist, err)
+	}
+	if id, flags := le.Uint64(h), le.Uint16(h[8:]); id != m.freelist || flags != boltFreelist {
+		return nil, fmt.Errorf("freelist page %d is damaged (id %d, type %#x)", m.freelist, id, flags)
+	}
+	count, start := uint64(le.Uint16(h[10:])), int64(boltPageHeader)
+	if count == 0xFFFF { // the count overflows: it is the first element
+		count, start = le.Uint64(h[boltPageHeader:]), boltPageHeader+8
+	}
+	overflow := int64(le.Uint32(h[12:]))
+	if count > m.pgid || start+int64(count)*8 > (overflow+1)*ps {
+		return nil, fmt.Errorf("freelist page %d is damaged (%d entries)", m.freelist, count)
+	}
+	ids := make([]byte, count*8)
+	if _, err := f.ReadAt(ids, int64(m.freelist)*ps+start); err != nil {
+		return nil, fmt.Errorf("freelist page %d: %v", m.freelist, err)
+	}
+	free := make(map[uint64]bool, count)
+	for i := range count {
+		id := le.Uint64(ids[i*8:])
+		if id < 2 || id >= m.pgid {
+			return nil, fmt.Errorf("freelist page %d is damaged (free page %d)", m.freelist, id)
+		}
+		free[id] = true
+	}
+	return free, nil
 }
 
 func parseBoltMeta(head []byte, off int) (boltMeta, error) {
@@ -165,7 +267,7 @@ func parseBoltMeta(head []byte, off int) (boltMeta, error) {
 	if ps < 512 || ps > 64*1024 || ps&(ps-1) != 0 {
 		return boltMeta{}, fmt.Errorf("implausible page size %d", ps)
 	}
-	return boltMeta{pageSize: ps, pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, nil
+	return boltMeta{pageSize: ps, root: le.Uint64(m[16:]), freelist: le.Uint64(m[32:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, nil
 }
 
 // txKV is the hidalgo KV Cayley's kv QuadStore runs on, with one addition:

@@ -43,7 +43,7 @@ func versionQuad(v int64) quad.Quad {
 // stamped v and every block verifies; ok false means read the store (fn
 // was not called).
 func (s *Store) readCheckpointKV(ctx context.Context, v int64, fn func(quad.Quad) error) (ok bool, err error) {
-	if s.kv == nil || s.noCheckpoint || v == 0 {
+	if s.kv == nil || v == 0 {
 		return false, nil
 	}
 	tx, err := s.kv.Tx(ctx, false)
@@ -104,9 +104,9 @@ func kvStamp(ctx context.Context, tx hkv.Tx) int64 {
 	return int64(binary.BigEndian.Uint64(stamp))
 }
 
-// checkpointCurrent reports whether reads are served from the checkpoint:
-// it is stamped with the current version and every block verifies.
-func (s *Store) checkpointCurrent(ctx context.Context) bool {
+// CheckpointCurrent reports whether Read is served from the checkpoint:
+// it is stamped with the current version and (bbolt) every block verifies.
+func (s *Store) CheckpointCurrent(ctx context.Context) bool {
 	v, err := s.Version(ctx)
 	if err != nil {
 		return false
@@ -248,7 +248,7 @@ CREATE TABLE IF NOT EXISTS skillgraph_checkpoint_stamp (id int PRIMARY KEY CHECK
 
 // readSQL is Read on PostgreSQL: the version, the stamp and the quads in
 // one REPEATABLE READ transaction, so they are of one committed state.
-func (s *Store) readSQL(ctx context.Context, fn func(quad.Quad) error) (int64, error) {
+func (s *Store) readSQL(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
 		return 0, err
@@ -258,14 +258,16 @@ func (s *Store) readSQL(ctx context.Context, fn func(quad.Quad) error) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	if ok, err := s.readCheckpointSQL(ctx, tx, v, fn); ok || err != nil {
-		return v, err
+	if useCheckpoint {
+		if ok, err := s.readCheckpointSQL(ctx, tx, v, fn); ok || err != nil {
+			return v, err
+		}
 	}
 	return v, sqlScan(ctx, tx, quad.Any, nil, fn)
 }
 
 func (s *Store) readCheckpointSQL(ctx context.Context, tx *sql.Tx, v int64, fn func(quad.Quad) error) (bool, error) {
-	if s.noCheckpoint || v == 0 || s.sqlKind != "postgres" {
+	if v == 0 || s.sqlKind != "postgres" {
 		return false, nil
 	}
 	var stamp int64

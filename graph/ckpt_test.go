@@ -72,7 +72,7 @@ func TestCheckpointEqualsFullRead(t *testing.T) {
 			if !slices.Equal(full, ck) {
 				t.Fatalf("step %d: checkpoint differs from the store:\nstore:      %q\ncheckpoint: %q", i, full, ck)
 			}
-			if !s.checkpointCurrent(ctx) {
+			if !s.CheckpointCurrent(ctx) {
 				t.Fatalf("step %d: the checkpoint is not stamped with version %d", i, vFull)
 			}
 		}
@@ -82,7 +82,7 @@ func TestCheckpointEqualsFullRead(t *testing.T) {
 		r := open(t, b.url)
 		_, full := readAll(t, r, false)
 		_, ck := readAll(t, r, true)
-		if !slices.Equal(full, ck) || !r.checkpointCurrent(ctx) {
+		if !slices.Equal(full, ck) || !r.CheckpointCurrent(ctx) {
 			t.Fatal("after a reopen the checkpoint is not the store's content")
 		}
 	})
@@ -131,7 +131,7 @@ func TestCheckpointStaleOrCorruptFallsBack(t *testing.T) {
 			}
 			_, full := readAll(t, s, false)
 			_, ck := readAll(t, s, true)
-			if !slices.Equal(full, ck) || !s.checkpointCurrent(ctx) {
+			if !slices.Equal(full, ck) || !s.CheckpointCurrent(ctx) {
 				t.Fatalf("%s: the checkpoint was not rebuilt", damage)
 			}
 		})

@@ -218,22 +218,34 @@ func (s *Store) Each(ctx context.Context, fn func(quad.Quad) error) error {
 // version names, even while another process ingests (SPEC §7). The quads
 // come from the checkpoint when it is stamped with the current version,
 // else from the store itself.
-func (s *Store) Read(ctx context.Context, fn func(quad.Quad) error) (v int64, err error) {
+func (s *Store) Read(ctx context.Context, fn func(quad.Quad) error) (int64, error) {
+	return s.read(ctx, fn, !s.noCheckpoint)
+}
+
+// ReadStore is Read from the store's own indexes, never the checkpoint:
+// the reference the checkpoint is checked against.
+func (s *Store) ReadStore(ctx context.Context, fn func(quad.Quad) error) (int64, error) {
+	return s.read(ctx, fn, false)
+}
+
+func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (v int64, err error) {
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
 		return 0, err
 	}
 	defer s.readLock()()
 	if s.db != nil { // one REPEATABLE READ transaction: version and quads agree
-		return s.readSQL(ctx, fn)
+		return s.readSQL(ctx, fn, useCheckpoint)
 	}
 	// bbolt: other processes cannot write (the file lock), and Apply holds
 	// s.mu, so the version and the quads read under the lock agree.
 	if v, err = s.versionLocked(ctx); err != nil {
 		return 0, err
 	}
-	if ok, err := s.readCheckpointKV(ctx, v, fn); ok || err != nil {
-		return v, err
+	if useCheckpoint {
+		if ok, err := s.readCheckpointKV(ctx, v, fn); ok || err != nil {
+			return v, err
+		}
 	}
 	return v, s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(registryPredicate) && q.Label == quad.IRI(MetaGraph) {

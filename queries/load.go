@@ -187,13 +187,16 @@ func sortRaws(out []*raw) {
 	})
 }
 
-// readAll groups every stored quad by (source graph, subject).
-func readAll(ctx context.Context, st *graph.Store) ([]*raw, error) {
+// readAll groups every stored quad by (source graph, subject) and returns
+// the graph version they are the data of (one read: a replica building
+// while the writer commits gets one version, never a mix).
+func readAll(ctx context.Context, st *graph.Store) ([]*raw, int64, error) {
 	g := newGrouper()
-	if err := st.Each(ctx, func(q quad.Quad) error { g.add(q); return nil }); err != nil {
-		return nil, fmt.Errorf("read store: %w", err)
+	v, err := st.Read(ctx, func(q quad.Quad) error { g.add(q); return nil })
+	if err != nil {
+		return nil, 0, fmt.Errorf("read store: %w", err)
 	}
-	return g.raws(), nil
+	return g.raws(), v, nil
 }
 
 // localKey is the id part of a minted IRI (after `#kind/`).

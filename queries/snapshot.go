@@ -61,11 +61,7 @@ type Snapshot struct {
 
 // Build reads the store's current graph version and computes every analysis.
 func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
-	v, err := st.Version(ctx)
-	if err != nil {
-		return nil, err
-	}
-	raws, err := readAll(ctx, st)
+	raws, v, err := readAll(ctx, st)
 	if err != nil {
 		return nil, err
 	}

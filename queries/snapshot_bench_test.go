@@ -51,14 +51,14 @@ func benchPhases(b *testing.B, st *graph.Store, quads int) {
 		}
 		b.ReportMetric(float64(quads*b.N)/b.Elapsed().Seconds(), "quads/s")
 	})
-	raws, err := readAll(ctx, st)
+	raws, _, err := readAll(ctx, st)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("readAll", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := readAll(ctx, st); err != nil {
+			if _, _, err := readAll(ctx, st); err != nil {
 				b.Fatal(err)
 			}
 		}

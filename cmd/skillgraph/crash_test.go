@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,26 +98,6 @@ func mutate(t *testing.T, root string) {
 	}
 }
 
-// dirState is the total size and latest modification time of the files
-// in dir.
-func dirState(dir string) (int64, time.Time) {
-	var size int64
-	var mtime time.Time
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			size += info.Size()
-			if info.ModTime().After(mtime) {
-				mtime = info.ModTime()
-			}
-		}
-		return nil
-	})
-	return size, mtime
-}
-
 func errors2(a, b error) error {
 	if a != nil {
 		return a
@@ -130,22 +112,83 @@ func copyDir(t *testing.T, src, dst string) {
 	}
 }
 
+// storeGraphs opens a bbolt store and returns its version and graphs, read
+// both through the checkpoint and from the store's own indexes: they must
+// agree (issue 14: checkpoint = full read).
+func storeGraphs(t *testing.T, db string) (int64, map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "bbolt:"+db)
+	if err != nil {
+		t.Fatalf("store does not open: %v", err)
+	}
+	defer st.Close()
+	snap, err := queries.Build(ctx, st)
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	got := graphs(t, st)
+	full := map[string][]string{}
+	v, err := st.ReadStore(ctx, func(q quad.Quad) error {
+		l := quad.StringOf(q.Label)
+		full[l] = append(full[l], graph.Normalize(q).NQuad())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(full, "<"+graph.MetaGraph+">")
+	if v != snap.Version || len(full) != len(got) {
+		t.Fatalf("the checkpoint (version %d, %d graphs) is not the store (version %d, %d graphs)", snap.Version, len(got), v, len(full))
+	}
+	for l, qs := range full {
+		sort.Strings(qs)
+		if strings.Join(qs, "\n") != got[l] {
+			t.Fatalf("graph %s: the checkpoint differs from the store", l)
+		}
+	}
+	return v, got
+}
+
+// versionHolds checks that a store at version v holds exactly the graphs of
+// the corpus ingested as version v: want[l][0] at version 1, want[l][1] at
+// version 2 (issue 16.4: version 1 served 3579..5982 skills of a mix).
+func versionHolds(t *testing.T, v int64, got map[string]string, want map[string][2]string) {
+	t.Helper()
+	if v != 1 && v != 2 {
+		t.Fatalf("version %d, want 1 (the kill came first) or 2 (the ingest committed)", v)
+	}
+	bad := 0
+	for l, w := range want {
+		if got[l] != w[v-1] {
+			if bad++; bad <= 3 {
+				t.Errorf("version %d: graph %s is not the version's (%d quads; old %d, new %d)", v, l,
+					strings.Count(got[l], "\n")+1, strings.Count(w[0], "\n")+1, strings.Count(w[1], "\n")+1)
+			}
+		}
+	}
+	for l := range got {
+		if _, ok := want[l]; !ok {
+			t.Errorf("unexpected graph %s", l)
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("version %d: %d of %d graphs are not that version's", v, bad, len(want))
+	}
+}
+
 // TestKillDuringIngest builds the binary, ingests a generated corpus into
 // bbolt (version 1), then SIGKILLs a second ingest of an edited corpus at
-// several moments of its write phase. Every time the store must open,
-// report a version ≥ 1, hold every source graph either wholly as in the
-// old corpus or wholly as in the new one, and recover with a plain
-// re-ingest.
+// random moments of its run (parse, conversion, write, commit, checkpoint).
+// Every time the store must open and serve exactly one version's data —
+// version 1 and the old corpus, or version 2 and the new one — through the
+// checkpoint and the store alike, and a plain re-ingest must finish the job.
 func TestKillDuringIngest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and ingests a generated corpus several times")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "skillgraph")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := skillgraphBinary(t)
 	// The same directory name for both versions: one instance.
 	oldRoot := filepath.Join(tmp, "old", "corpus")
 	newRoot := filepath.Join(tmp, "new", "corpus")
@@ -162,86 +205,58 @@ func TestKillDuringIngest(t *testing.T) {
 			want[l] = w
 		}
 	}
-	changed := 0
-	for _, w := range want {
-		if w[0] != w[1] {
-			changed++
-		}
-	}
-	t.Logf("%d graphs, %d differ between the two corpora", len(want), changed)
-
 	base := filepath.Join(tmp, "v1.db")
 	if out, err := exec.Command(bin, "ingest", "--corpus", oldRoot, "--store", "bbolt:"+base).CombinedOutput(); err != nil {
 		t.Fatalf("first ingest: %v\n%s", err, out)
 	}
-	for i, delay := range []time.Duration{0, 100 * time.Millisecond, 500 * time.Millisecond} {
-		t.Run(fmt.Sprintf("kill-%d-after-%v", i, delay), func(t *testing.T) {
+	// One uninterrupted second ingest: its length bounds the kill moments.
+	full := filepath.Join(tmp, "v2.db")
+	copyDir(t, base, full)
+	start := time.Now()
+	if out, err := exec.Command(bin, "ingest", "--corpus", newRoot, "--store", "bbolt:"+full).CombinedOutput(); err != nil {
+		t.Fatalf("second ingest: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	v, got := storeGraphs(t, full)
+	versionHolds(t, v, got, want)
+	seed := time.Now().UnixNano()
+	r := rand.New(rand.NewPCG(uint64(seed), 0))
+	t.Logf("%d graphs; the second ingest takes %v; kill moments seeded %d", len(want), took, seed)
+	for i := range 5 {
+		// The last kills land in the write and commit phase, at the end.
+		delay := time.Duration(r.Int64N(int64(took)))
+		if i >= 3 {
+			delay = took - time.Duration(r.Int64N(int64(took/5)))
+		}
+		t.Run(fmt.Sprintf("kill-%d-after-%v", i, delay.Round(time.Millisecond)), func(t *testing.T) {
 			// Cayley's bbolt store is a directory holding the database file.
 			db := filepath.Join(t.TempDir(), "g.db")
 			copyDir(t, base, db)
-			size0, _ := dirState(db)
 			cmd := exec.Command(bin, "ingest", "--corpus", newRoot, "--store", "bbolt:"+db)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			// The write phase starts when the store file changes.
-			deadline := time.Now().Add(2 * time.Minute)
-			for time.Now().Before(deadline) {
-				// Opening the store touches it; the write phase grows it.
-				if size, _ := dirState(db); size > size0 {
-					break
-				}
-				time.Sleep(2 * time.Millisecond)
+			select {
+			case err := <-done:
+				t.Logf("the ingest ended before the kill: %v", err)
+			case <-time.After(delay):
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				t.Logf("killed: %v", <-done)
 			}
-			time.Sleep(delay)
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			err := <-done
-			killed := err != nil
-			t.Logf("killed mid-ingest: %v (%v)", killed, err)
-
+			v, got := storeGraphs(t, db)
+			versionHolds(t, v, got, want)
+			t.Logf("version %d after the kill, all %d graphs that version's", v, len(want))
+			if i != 4 {
+				return
+			}
+			// A plain re-ingest finishes the job (checked once: slow under -race).
 			ctx := context.Background()
 			st, err := graph.Open(ctx, "bbolt:"+db)
 			if err != nil {
-				t.Fatalf("store does not open after kill -9: %v", err)
+				t.Fatal(err)
 			}
-			snap, err := queries.Build(ctx, st)
-			if err != nil {
-				t.Fatalf("snapshot after kill -9: %v", err)
-			}
-			if snap.Version < 1 {
-				t.Fatalf("version %d after kill -9, want ≥ 1", snap.Version)
-			}
-			got := graphs(t, st)
-			var oldN, newN, bad int
-			for l, w := range want {
-				g := got[l]
-				switch {
-				case g == w[0] && g == w[1]:
-				case g == w[0]:
-					oldN++
-				case g == w[1]:
-					newN++
-				default:
-					bad++
-					if bad <= 3 {
-						t.Errorf("graph %s is neither old nor new (%d quads; old %d, new %d)", l,
-							strings.Count(g, "\n")+1, strings.Count(w[0], "\n")+1, strings.Count(w[1], "\n")+1)
-					}
-				}
-			}
-			for l := range got {
-				if _, ok := want[l]; !ok {
-					t.Errorf("unexpected graph %s", l)
-				}
-			}
-			t.Logf("version %d: %d changed graphs old, %d new, %d torn", snap.Version, oldN, newN, bad)
-			if i < 2 { // recovery is checked once: it is slow under -race
-				_ = st.Close()
-				return
-			}
-			// A plain re-ingest finishes the job.
 			if _, err := ingest.Run(ctx, st, []string{newRoot}, ingest.Options{}); err != nil {
 				t.Fatal(err)
 			}
@@ -256,6 +271,58 @@ func TestKillDuringIngest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDiskFullDuringIngest runs the second ingest with a file-size limit
+// (RLIMIT_FSIZE, through prlimit) so that the store cannot grow: the ingest
+// fails with exit 2, and the store serves version 1 with exactly version
+// 1's data (issue 16.4: a disk-full ingest exited 2 yet left 88 512 new
+// quads visible at the old version).
+func TestDiskFullDuringIngest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	tmp := t.TempDir()
+	bin := skillgraphBinary(t)
+	oldRoot := filepath.Join(tmp, "old", "corpus")
+	newRoot := filepath.Join(tmp, "new", "corpus")
+	if _, err := gen.Write(oldRoot, gen.Options{Skills: 100, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	copyDir(t, oldRoot, newRoot)
+	mutate(t, newRoot)
+	// Far more data in version 2 than the file has room for.
+	if _, err := gen.Write(filepath.Join(newRoot, "skills", "more"), gen.Options{Skills: 300, Seed: 6}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{}
+	for l, g := range memGraphs(t, oldRoot) {
+		want[l] = [2]string{g, ""}
+	}
+	db := filepath.Join(tmp, "g.db")
+	if out, err := exec.Command(bin, "ingest", "--corpus", oldRoot, "--store", "bbolt:"+db).CombinedOutput(); err != nil {
+		t.Fatalf("first ingest: %v\n%s", err, out)
+	}
+	info, err := os.Stat(filepath.Join(db, "indexes.bolt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(prlimit, fmt.Sprintf("--fsize=%d", info.Size()), bin,
+		"ingest", "--corpus", newRoot, "--store", "bbolt:"+db).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("an ingest that cannot grow the store: %v, want exit 2\n%s", err, out)
+	}
+	t.Logf("the ingest failed as it should: %s", strings.TrimSpace(string(out)))
+	v, got := storeGraphs(t, db)
+	if v != 1 {
+		t.Fatalf("version %d after the failed ingest, want 1", v)
+	}
+	versionHolds(t, v, got, want)
 }
 
 // TestFailedIngestKeepsData: a file that no longer parses is a finding on

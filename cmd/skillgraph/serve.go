@@ -82,11 +82,19 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		go func() { errc <- srv.Serve(ln) }()
 		fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)
 		// Serve what the store already holds, then ingest.
-		if _, err := svc.Refresh(ctx); err != nil {
+		// A damaged store is fatal: serving nothing at version 0 while
+		// /healthz says 200 hides it (issue 16.2).
+		if _, err := svc.Refresh(ctx); errors.Is(err, graph.ErrCorrupt) {
+			log.Error("store is corrupt", "store", url, "err", err)
+			return err
+		} else if err != nil {
 			log.Warn("initial snapshot failed", "err", err)
 		}
 		if len(corpora) > 0 {
-			if _, err := svc.Ingest(ctx); err != nil {
+			if _, err := svc.Ingest(ctx); errors.Is(err, graph.ErrCorrupt) {
+				log.Error("store is corrupt", "store", url, "err", err)
+				return err
+			} else if err != nil {
 				log.Error("ingest failed", "err", err)
 			}
 		}
