@@ -114,7 +114,7 @@ func (d *Decoder) Decode(block []byte, fn func(quad.Quad) error) error {
 		v, ok := d.values[string(b)]
 		if !ok {
 			var err error
-			if v, err = pquads.UnmarshalValue(b); err != nil {
+			if v, err = unmarshal(b); err != nil {
 				return fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
 			d.values[string(b)] = v
@@ -145,6 +145,21 @@ func (d *Decoder) Decode(block []byte, fn func(quad.Quad) error) error {
 		return ErrCorrupt
 	}
 	return nil
+}
+
+// unmarshal is pquads.UnmarshalValue, which panics on a value message of
+// no known kind (found by FuzzDecode; the crasher is a seed).
+func unmarshal(b []byte) (v quad.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("value: %v", r)
+		}
+	}()
+	v, err = pquads.UnmarshalValue(b)
+	if err == nil && v == nil {
+		err = errors.New("value of no kind")
+	}
+	return v, err
 }
 
 type reader struct {
