@@ -181,6 +181,7 @@ func instanceNode(in record.Instance) node {
 	if len(in.SkillVariables) > 0 {
 		n.set("skillVariables", jsonValue(in.SkillVariables))
 	}
+	setRefLines(n, in.Refs)
 	return n
 }
 

@@ -10,6 +10,7 @@ import (
 func (s *Snapshot) analyse() {
 	s.resolve()
 	s.checkReferences()
+	s.checkEntrypoints()
 	s.checkBeans()
 	s.checkTriggers()
 	s.coverage()

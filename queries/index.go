@@ -18,6 +18,7 @@ func index(raws []*raw) *Snapshot {
 			in := &Instance{IRI: r.iri, Name: r.str(sg + "name"), Title: r.str(dcTitle), Version: r.str(sg + "version"),
 				Description: r.str(dcDesc), Needs: r.strs(sg + "needs")}
 			r.jsonInto(sg+"entrypoints", &in.Entrypoints)
+			r.jsonInto(sg+"refLines", &in.Refs)
 			r.jsonInto(sg+"exempt", &in.Exempt)
 			r.jsonInto(sg+"profiles", &in.Profiles)
 			if _, dup := s.instByDoc[in.IRI]; !dup {

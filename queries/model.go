@@ -12,6 +12,7 @@ type Instance struct {
 	File        string // declaration file, "" for the conventional layout
 	Needs       []string
 	Entrypoints record.Entrypoints
+	Refs        record.RefLines // lines of the entry points in the declaration
 	Exempt      []record.Exemption
 	Profiles    map[string]record.Profile
 }

@@ -118,3 +118,40 @@ func refLine(r record.RefLines, field, ref string, node int) int {
 	}
 	return node
 }
+
+// checkEntrypoints reports each declared entry point that names nothing
+// (SPEC §4 entrypoint-unknown, §5.3 roots): a typo there silently removes a
+// root, so everything it alone reaches would look unreachable.
+func (s *Snapshot) checkEntrypoints() {
+	for _, in := range s.Instances {
+		var decl *Source
+		for _, src := range s.Sources {
+			if src.Instance == in && src.Parser == "declaration" {
+				decl = src
+				break
+			}
+		}
+		ep := in.Entrypoints
+		report := func(field, ref, format string, args ...any) {
+			s.add(s.finding(record.CodeEntrypointUnknown, decl, refLine(in.Refs, field, ref, 1), in.IRI, format, args...))
+		}
+		for _, id := range ep.Processes {
+			if s.processIn(in, id) == nil {
+				report("entrypoints.processes", id, "entry point process %q names no process (by file stem or process/@id)", id)
+			}
+		}
+		for _, id := range ep.Tools {
+			if s.resolveToolID(in, id) == nil {
+				report("entrypoints.tools", id, "entry point tool %q names no Tool", id)
+			}
+		}
+		for _, tr := range ep.Triggers {
+			switch {
+			case tr.Skill != "" && s.resolveSkillID(in, tr.Skill) == nil:
+				report("entrypoints.triggers.skill", tr.Skill, "trigger %q names skill %q, which is no skill", tr.ID, tr.Skill)
+			case tr.Tool != "" && s.resolveToolID(in, tr.Tool) == nil:
+				report("entrypoints.triggers.tool", tr.Tool, "trigger %q names Tool %q, which is no Tool", tr.ID, tr.Tool)
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package queries
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // TestReferenceFindingsOnTheirLine: every dangling reference is reported on
 // the line the reference is written on, in JSON, YAML, front matter and
@@ -66,3 +70,27 @@ func TestReferenceFindingsOnTheirLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEntrypointUnknown: an entry point naming nothing is an error on its
+// own line of the declaration; entry points that resolve are not reported
+// (SPEC §4, §5.3; issue #11).
+func TestEntrypointUnknown(t *testing.T) {
+	s := build(t, "memory", "testdata/entrypoint-unknown")
+	var got []string
+	for _, f := range s.Findings {
+		if f.Code == "entrypoint-unknown" {
+			got = append(got, f.File+":"+itoa(f.Line)+" "+f.Message)
+		}
+	}
+	want := []string{
+		`harness.json:9 entry point process "relaese" names no process (by file stem or process/@id)`,
+		`harness.json:10 entry point tool "deployr" names no Tool`,
+		`harness.json:13 trigger "typo" names skill "deplyo", which is no skill`,
+		`harness.json:14 trigger "watch" names Tool "no-such-tool", which is no Tool`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entrypoint-unknown:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

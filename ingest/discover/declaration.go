@@ -91,6 +91,7 @@ func parseDeclaration(rel string, data []byte) (record.Instance, []record.Findin
 	}
 	if raw.Entrypoints != nil {
 		in.Entrypoints = *raw.Entrypoints
+		entrypointLines(&in, data)
 	}
 	for _, e := range raw.Coverage.Exempt {
 		e.Line = lineOf(data, `"`+e.Skill+`"`)
@@ -193,4 +194,37 @@ func findDeclaration(r *Root) (rel string, data []byte, fs []record.Finding) {
 		return "harness.json", data, fs
 	}
 	return "", nil, fs
+}
+
+// entrypointLines records the line of each entry point (SPEC §4: a finding
+// about a reference is on the reference's line), searched after the
+// "entrypoints" key so that a same-named directory or skill elsewhere in
+// the declaration is not taken for it.
+func entrypointLines(in *record.Instance, data []byte) {
+	from := bytes.Index(data, []byte(`"entrypoints"`))
+	if from < 0 {
+		return
+	}
+	at := func(needle string) int {
+		i := bytes.Index(data[from:], []byte(needle))
+		if i < 0 {
+			return lineOf(data, `"entrypoints"`)
+		}
+		return bytes.Count(data[:from+i], []byte("\n")) + 1
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, p := range in.Entrypoints.Processes {
+		in.Refs.Set("entrypoints.processes", p, at(q(p)))
+	}
+	for _, t := range in.Entrypoints.Tools {
+		in.Refs.Set("entrypoints.tools", t, at(q(t)))
+	}
+	for _, tr := range in.Entrypoints.Triggers {
+		if tr.Skill != "" {
+			in.Refs.Set("entrypoints.triggers.skill", tr.Skill, at(q(tr.Skill)))
+		}
+		if tr.Tool != "" {
+			in.Refs.Set("entrypoints.triggers.tool", tr.Tool, at(q(tr.Tool)))
+		}
+	}
 }

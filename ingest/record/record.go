@@ -350,6 +350,9 @@ type Instance struct {
 	Profiles       map[string]Profile
 	SkillVariables map[string]bool
 	Vocabulary     string // path of the type vocabulary, relative to the root
+	// Refs are the lines of the entry points (entrypoints.processes,
+	// entrypoints.tools, entrypoints.triggers.skill / .tool).
+	Refs RefLines
 	File           string // declaration file, "" for the conventional layout
 }
 
