@@ -13,8 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +51,13 @@ type Options struct {
 	// Progress, if set, is called after each file is converted.
 	Progress func(done, total int)
 	Logger   *slog.Logger
+	// Only, if set, names the files that changed (absolute paths): only
+	// they are read and parsed, every other source is kept as stored, and
+	// a named file that is gone loses its graph. When one of them is part
+	// of other files' parse context (the declaration, the vocabulary, a
+	// package manifest, a module another may import) or is not a source,
+	// the run reads everything as if Only were unset. For `serve --watch`.
+	Only []string
 }
 
 // Result summarises one ingest run.
@@ -111,17 +121,26 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 		}
 		instances[c.Instance.Name] = root
 	}
+	only, gone, err := subset(ctx, store, corpora, opt.Only)
+	if err != nil {
+		return Result{}, err
+	}
+	files := 0
 	for _, c := range corpora {
 		c.Findings = append(c.Findings, unknownNeeds(c, instances)...)
-		us, err := parseCorpus(ctx, c, opt)
+		us, err := parseSources(ctx, c, opt, only)
 		if err != nil {
 			return Result{}, err
 		}
 		units = append(units, us...)
+		files += len(c.Sources)
 	}
 	res := Result{Files: len(units)}
 	var changed []*unit
 	keep := map[string]bool{}
+	if only != nil {
+		res.Files = files
+	}
 	for _, u := range units {
 		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
 		keep[label] = true
@@ -145,8 +164,16 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 		res.Changed++
 		res.Quads += len(u.quads)
 	}
-	// Graphs of files that disappeared from an ingested instance.
+	// Graphs of files that disappeared from an ingested instance: those
+	// named in Only, or in a full run every stored one not read now.
+	for _, l := range gone {
+		changes = append(changes, graph.Change{Graph: l, Delete: true})
+		res.Removed++
+	}
 	for name := range instances {
+		if only != nil {
+			break
+		}
 		var doc string
 		for _, u := range units {
 			if u.in.Name == name {
@@ -228,7 +255,77 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 }
 
 // parseCorpus reads and parses every source of one corpus.
+// subset maps Options.Only to the sources to parse (by absolute path) and
+// the stored graphs of named files that are gone; nil, nil when the run
+// must read everything.
+func subset(ctx context.Context, store *graph.Store, corpora []*discover.Corpus, paths []string) (map[string]bool, []string, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil
+	}
+	only := map[string]bool{}
+	var gone []string
+	for _, p := range paths {
+		p = absPath(p)
+		found := false
+		for _, c := range corpora {
+			for _, s := range c.Sources {
+				if absPath(s.Abs) != p {
+					continue
+				}
+				switch {
+				case s.Kind == discover.KindDeclaration, s.Kind == discover.KindVocabulary, tool.IsModule(s.Path):
+					return nil, nil, nil // context of other parses
+				}
+				only[p] = true
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		if _, err := os.Lstat(p); err == nil {
+			return nil, nil, nil // exists but is no source: a manifest, a contract named from a skill, …
+		}
+		// Gone: its graph, if one is stored, is removed; anything else
+		// (a folder, a file never read) needs a full read to be sure.
+		stored := false
+		for _, c := range corpora {
+			rel, err := filepath.Rel(absPath(c.Root), p)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			label := jsonld.SourceIRI(c.Instance.DocIRI(), filepath.ToSlash(rel))
+			labels, err := store.SourcesOf(ctx, c.Instance.DocIRI())
+			if err != nil {
+				return nil, nil, err
+			}
+			if slices.Contains(labels, label) {
+				gone = append(gone, label)
+				stored = true
+			}
+		}
+		if !stored {
+			return nil, nil, nil
+		}
+	}
+	return only, gone, nil
+}
+
+// absPath makes paths from the watcher and from discovery comparable.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
 func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
+	return parseSources(ctx, c, opt, nil)
+}
+
+// parseSources parses the corpus's sources, or with only set just those
+// (and the declaration).
+func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map[string]bool) ([]*unit, error) {
 	in := c.Instance
 	// The context salt: a parse depends on the declaration and the
 	// vocabulary as well as on the file itself.
@@ -290,6 +387,9 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if only != nil && !only[absPath(s.Abs)] && s.Kind != discover.KindDeclaration {
+			continue // unchanged: kept as stored (the declaration carries discovery findings, always current)
+		}
 		data, err := c.ReadFile(s.Path)
 		if err == nil && s.Kind == discover.KindAny {
 			if s.Kind = discover.Sniff(data); s.Kind == "" {
@@ -328,7 +428,8 @@ func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit,
 		b, _ := json.Marshal(c.Findings)
 		units = append(units, newUnit(in, f, b, saltHex))
 	}
-	// Contracts named by skills outside the declared schema directories.
+	// Contracts named by skills outside the declared schema directories
+	// (of the skills parsed now: the others' are kept as stored).
 	var extra []string
 	for _, u := range units {
 		for _, sk := range u.file.Skills {

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -217,13 +219,26 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 // Ingest re-reads the corpora and serves the new snapshot. A failed ingest
 // leaves the previous graph and snapshot in place.
 func (s *Service) Ingest(ctx context.Context) (ingest.Result, error) {
+	return s.ingest(ctx, s.opt)
+}
+
+// IngestPaths re-reads only the named files (absolute paths), as
+// ingest.Options.Only does: a full read when one of them is context of
+// other files' parses. `serve --watch` calls it with the changed paths.
+func (s *Service) IngestPaths(ctx context.Context, paths []string) (ingest.Result, error) {
+	opt := s.opt
+	opt.Only = paths
+	return s.ingest(ctx, opt)
+}
+
+func (s *Service) ingest(ctx context.Context, opt ingest.Options) (ingest.Result, error) {
 	if len(s.corpora) == 0 {
 		return ingest.Result{}, errors.New("this server has no corpus to ingest (read-only replica)")
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
 	start := time.Now()
-	res, err := ingest.Run(ctx, s.store, s.corpora, s.opt)
+	res, err := ingest.Run(ctx, s.store, s.corpora, opt)
 	if s.metrics != nil {
 		s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
 		if err != nil {
@@ -271,9 +286,20 @@ func (s *Service) advance(ctx context.Context, changes []graph.Change, v int64) 
 	return snap.Version >= v
 }
 
-// Reingest implements api.Mutator.
+// Reingest implements api.Mutator: the corpus-relative paths given are
+// re-read (all files when none is given).
 func (s *Service) Reingest(ctx context.Context, paths []string) (int64, error) {
-	res, err := s.Ingest(ctx)
+	var abs []string
+	for _, p := range paths {
+		rel := filepath.Clean(filepath.FromSlash(p))
+		if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return 0, fmt.Errorf("path %q is not inside the corpus", p)
+		}
+		for _, root := range s.corpora {
+			abs = append(abs, filepath.Join(root, rel))
+		}
+	}
+	res, err := s.IngestPaths(ctx, abs)
 	if err != nil {
 		return 0, err
 	}

@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -12,70 +15,182 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/discover"
 )
 
-// Watch re-ingests when a file under the corpora changes, until ctx ends.
-// Events are debounced so that an editor's write-rename-chmod burst is one
-// ingest; the new snapshot is swapped in atomically by Ingest.
-func (s *Service) Watch(ctx context.Context, debounce time.Duration) error {
+// WatchOptions bound how long an edit waits before it is re-ingested.
+type WatchOptions struct {
+	// Debounce is the quiet time that ends a burst of events (an editor's
+	// write-rename-chmod); 0 means DefaultDebounce.
+	Debounce time.Duration
+	// MaxWait bounds the delay from the first event of a burst, so that a
+	// file rewritten more often than Debounce cannot starve the others;
+	// 0 means DefaultMaxWait.
+	MaxWait time.Duration
+}
+
+// Watch defaults: an editor's save is a burst of a few milliseconds, and an
+// edit should be served within about a tenth of a second (issue #14).
+const (
+	DefaultDebounce = 20 * time.Millisecond
+	DefaultMaxWait  = 100 * time.Millisecond
+)
+
+// readExts are the extensions of every file a parser reads (discover's
+// classify, the declaration, vocabularies, manifests): events for any other
+// file (an editor's swap or backup file, an image) start no ingest.
+var readExts = map[string]bool{".md": true, ".json": true, ".yaml": true, ".yml": true,
+	".bpmn": true, ".bpmn2": true, ".ts": true, ".mts": true, ".cts": true, ".js": true, ".mjs": true, ".cjs": true, ".tsx": true}
+
+// Watch registers every directory under the corpora, then re-ingests the
+// files that change, until ctx ends. It returns once the directories are
+// registered, so an edit made after it returns is seen; the channel is
+// closed when the loop has stopped. Only the changed paths are re-read
+// (ingest.Options.Only); the new snapshot is swapped in atomically by the
+// ingest. A directory that cannot be watched (inotify's watch limit) is
+// logged; a corpus root that cannot be is an error.
+func (s *Service) Watch(ctx context.Context, opt WatchOptions) (<-chan struct{}, error) {
+	if opt.Debounce <= 0 {
+		opt.Debounce = DefaultDebounce
+	}
+	if opt.MaxWait <= 0 {
+		opt.MaxWait = DefaultMaxWait
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer w.Close()
 	for _, root := range s.corpora {
-		addTree(w, root)
+		if err := s.addTree(w, root); err != nil {
+			_ = w.Close()
+			return nil, err
+		}
 	}
-	var timer *time.Timer
-	fire := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer w.Close()
+		s.watchLoop(ctx, w, opt)
+	}()
+	return done, nil
+}
+
+// watchLoop collects changed paths and ingests them when the burst is
+// quiet for Debounce, or at the latest MaxWait after its first event.
+func (s *Service) watchLoop(ctx context.Context, w *fsnotify.Watcher, opt WatchOptions) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	pending := map[string]bool{}
+	var first time.Time
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			timer.Stop()
+			return
 		case ev, ok := <-w.Events:
 			if !ok {
-				return nil
+				return
 			}
-			if ev.Op&fsnotify.Create != 0 {
-				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					addTree(w, ev.Name)
-				}
-			}
-			if timer == nil {
-				timer = time.AfterFunc(debounce, func() {
-					select {
-					case fire <- struct{}{}:
-					default:
-					}
-				})
-			} else {
-				timer.Reset(debounce)
-			}
-		case err, ok := <-w.Errors:
-			if !ok {
-				return nil
-			}
-			s.log.Warn("watch error", "err", err)
-		case <-fire:
-			res, err := s.Ingest(ctx)
-			if err != nil {
-				s.log.Warn("re-ingest failed; the previous graph is still served", "err", err)
+			if !s.relevant(w, ev) {
 				continue
 			}
-			s.log.Info("re-ingested", "changed", res.Changed, "removed", res.Removed, "version", res.Version)
+			now := time.Now()
+			if len(pending) == 0 {
+				first = now
+			}
+			pending[ev.Name] = true
+			wait := min(opt.Debounce, time.Until(first.Add(opt.MaxWait)))
+			timer.Reset(max(wait, 0))
+		case err, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+			s.log.Warn("watch error; edits may be missed until the next one", "err", err)
+		case <-timer.C:
+			paths := make([]string, 0, len(pending))
+			for p := range pending {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			clear(pending)
+			res, err := s.IngestPaths(ctx, paths)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.log.Warn("re-ingest failed; the previous graph is still served", "err", err, "paths", len(paths))
+				}
+				continue
+			}
+			s.log.Info("re-ingested", "paths", len(paths), "changed", res.Changed, "removed", res.Removed,
+				"version", res.Version, "duration", res.Duration.Round(time.Millisecond))
 		}
 	}
 }
 
+// relevant reports whether an event can change what a parser reads; a new
+// directory is watched from now on (and re-read: files may have been moved
+// into it).
+func (s *Service) relevant(w *fsnotify.Watcher, ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false // permissions alone change no content
+	}
+	name := filepath.Base(ev.Name)
+	if ev.Op&fsnotify.Create != 0 {
+		if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
+			if discover.SkipDir(name) {
+				return false
+			}
+			if err := s.addTree(w, ev.Name); err != nil {
+				s.log.Warn("cannot watch a new directory; its edits are not seen", "dir", ev.Name, "err", err)
+			}
+			return true
+		}
+	}
+	if strings.HasSuffix(name, ".d.ts") {
+		return false
+	}
+	if readExts[strings.ToLower(filepath.Ext(name))] {
+		return true
+	}
+	// A removed or renamed directory has no extension to go by; a removed
+	// file without one was never read.
+	return ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && filepath.Ext(name) == "" && !strings.HasPrefix(name, ".")
+}
+
 // addTree watches root and every directory below it (fsnotify is not
-// recursive), skipping VCS and store folders.
-func addTree(w *fsnotify.Watcher, root string) {
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+// recursive), skipping VCS and store folders. A subdirectory that cannot be
+// watched is logged (with the inotify limit to raise, the usual cause) and
+// skipped; root itself failing is the error returned.
+func (s *Service) addTree(w *fsnotify.Watcher, root string) error {
+	failed := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			s.log.Warn("cannot read a directory to watch", "dir", p, "err", err)
+			return nil
+		}
+		if !d.IsDir() {
 			return nil
 		}
 		if p != root && discover.SkipDir(d.Name()) {
 			return filepath.SkipDir
 		}
-		_ = w.Add(p)
+		if err := w.Add(p); err != nil {
+			if p == root {
+				return err
+			}
+			failed++
+			hint := ""
+			if errors.Is(err, fsnotify.ErrEventOverflow) || strings.Contains(err.Error(), "no space left") {
+				hint = "raise fs.inotify.max_user_watches"
+			}
+			s.log.Warn("cannot watch a directory; its edits are not seen", "dir", p, "err", err, "hint", hint)
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		s.log.Warn("some directories are not watched", "root", root, "failed", failed)
+	}
+	return nil
 }

@@ -90,6 +90,13 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		} else if err != nil {
 			log.Warn("initial snapshot failed", "err", err)
 		}
+		// The watcher registers before the first ingest, so an edit made
+		// while it runs is re-ingested after it.
+		if *watch && len(corpora) > 0 {
+			if _, err := svc.Watch(ctx, server.WatchOptions{}); err != nil {
+				log.Error("cannot watch the corpus; edits will not be re-ingested", "err", err)
+			}
+		}
 		if len(corpora) > 0 {
 			if _, err := svc.Ingest(ctx); errors.Is(err, graph.ErrCorrupt) {
 				log.Error("store is corrupt", "store", url, "err", err)
@@ -97,13 +104,6 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			} else if err != nil {
 				log.Error("ingest failed", "err", err)
 			}
-		}
-		if *watch && len(corpora) > 0 {
-			go func() {
-				if err := svc.Watch(ctx, 150*time.Millisecond); err != nil {
-					log.Error("watch stopped", "err", err)
-				}
-			}()
 		}
 		if *readOnly {
 			go svc.Poll(ctx, *poll)

@@ -1,0 +1,108 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph"
+)
+
+// storeLines is the store's N-Quads without the meta graph (version
+// counters), sorted.
+func storeLines(t *testing.T, st *graph.Store) []string {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := st.WriteNQuads(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if l != "" && !strings.Contains(l, "<"+graph.MetaGraph+">") {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestOnlyChangedPaths: an ingest told which files changed (Options.Only,
+// what `serve --watch` passes) reads only those, and leaves the store with
+// exactly the data a full ingest of the same corpus writes; a change to a
+// file other parses depend on falls back to the full read.
+func TestOnlyChangedPaths(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "mini")
+	if err := os.CopyFS(root, os.DirFS("testdata/mini")); err != nil {
+		t.Fatal(err)
+	}
+	inc, _ := graph.Open(ctx, "memory")
+	if _, err := Run(ctx, inc, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	write := func(rel, s string) {
+		if err := os.WriteFile(at(rel), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(rel string) string {
+		b, err := os.ReadFile(at(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	steps := []struct {
+		name    string
+		edit    func()
+		only    []string
+		changed int // graphs written; -1: not checked (a full read)
+		removed int
+	}{
+		{"edit a skill", func() {
+			write("skills/core/review.md", strings.Replace(read("skills/core/review.md"), "Review a change.", "Review a change, incrementally.", 1))
+		}, []string{"skills/core/review.md"}, 1, 0},
+		{"add a skill", func() {
+			write("skills/core/ship.md", "---\nname: ship\ndescription: Ship a reviewed change.\n---\n\n# Ship\n")
+		}, []string{"skills/core/ship.md"}, 1, 0},
+		{"remove a skill", func() {
+			if err := os.Remove(at("skills/core/open-change.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"skills/core/open-change.md"}, 0, 1},
+		{"edit the declaration: a full read", func() {
+			write("harness.json", strings.Replace(read("harness.json"), "{", "{\n  \"description\": \"edited\",", 1))
+		}, []string{"harness.json"}, -1, 0},
+		{"a path that is no source: a full read", func() {
+			write("skills/core/review.md", strings.Replace(read("skills/core/review.md"), "incrementally", "again", 1))
+		}, []string{"notes.txt"}, -1, 0},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			s.edit()
+			var only []string
+			for _, p := range s.only {
+				only = append(only, at(p))
+			}
+			res, err := Run(ctx, inc, []string{root}, Options{Only: only})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.changed >= 0 && (res.Changed != s.changed || res.Removed != s.removed) {
+				t.Fatalf("changed %d removed %d, want %d and %d", res.Changed, res.Removed, s.changed, s.removed)
+			}
+			full, _ := graph.Open(ctx, "memory")
+			if _, err := Run(ctx, full, []string{root}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := storeLines(t, inc), storeLines(t, full); !slices.Equal(got, want) {
+				t.Fatalf("the store after a partial ingest (%d quads) differs from a full ingest (%d quads)", len(got), len(want))
+			}
+		})
+	}
+}
