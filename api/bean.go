@@ -9,9 +9,11 @@ import (
 // beanType is Bean: a work item.
 func beanType(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{
-		Name: "Bean",
+		Name:       "Bean",
+		Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
+				"globalId":  globalIDField("Bean", func(x *queries.Bean) string { return x.ID }),
 				"id":        field[*queries.Bean](nn(graphql.ID), "", func(b *queries.Bean) any { return b.ID }),
 				"iri":       field[*queries.Bean](nn(graphql.String), "", func(b *queries.Bean) any { return b.IRI }),
 				"title":     field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Title) }),

@@ -193,7 +193,7 @@ func (w *walker) selection(set *ast.SelectionSet, parent graphql.Type, depth, mu
 			case x.SelectionSet == nil:
 			case in && isList:
 				m = mult * w.intro.weight(name)
-			case !in && (isList || hasArg(x, "first")):
+			case !in && (isList || hasArg(x, "first") || hasArg(x, "last")):
 				m = mult * w.size(x)
 			}
 			cost += mult
@@ -247,26 +247,30 @@ func (w *walker) selection(set *ast.SelectionSet, parent graphql.Type, depth, mu
 	return cost, nil
 }
 
-// size is the multiplier of a field with a selection: its `first`
-// argument, else listWeight.
+// size is the multiplier of a field with a selection: the larger of its
+// `first` and `last` arguments (0 for an empty page), else listWeight.
 func (w *walker) size(f *ast.Field) int {
+	n := -1
 	for _, a := range f.Arguments {
-		if a.Name == nil || a.Name.Value != "first" {
+		if a.Name == nil || (a.Name.Value != "first" && a.Name.Value != "last") {
 			continue
 		}
 		switch v := a.Value.(type) {
 		case *ast.IntValue:
-			var n int
-			if _, err := fmt.Sscan(v.Value, &n); err == nil && n > 0 {
-				return n
+			var x int
+			if _, err := fmt.Sscan(v.Value, &x); err == nil && x >= 0 {
+				n = max(n, x)
 			}
 		case *ast.Variable:
-			if x, ok := w.vars[v.Name.Value].(float64); ok && x > 0 {
-				return int(x)
+			if x, ok := w.vars[v.Name.Value].(float64); ok && x >= 0 {
+				n = max(n, int(min(x, 1e15)))
 			}
 		}
 	}
-	return listWeight
+	if n < 0 {
+		return listWeight
+	}
+	return n
 }
 
 // fieldType returns the named type of a field of parent and whether the

@@ -42,8 +42,18 @@ func findingConnection(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{Name: "FindingConnection", Fields: graphql.Fields{
 		"totalCount": {Type: nn(graphql.Int)},
 		"edges":      {Type: list(edge)},
+		"nodes":      {Type: list(t.finding)},
 		"pageInfo":   {Type: nn(pageInfoType)},
 	}})
+}
+
+// findingsField is Query.findings: the findings, filtered, one page.
+func findingsField(t *types) *graphql.Field {
+	args := pagingArgs()
+	args["severity"] = &graphql.ArgumentConfig{Type: severityEnum}
+	args["code"] = &graphql.ArgumentConfig{Type: graphql.String}
+	args["file"] = &graphql.ArgumentConfig{Type: graphql.String}
+	return &graphql.Field{Type: nn(t.findingConn), Args: args, Resolve: resolveFindings}
 }
 
 func resolveFindings(p graphql.ResolveParams) (any, error) {

@@ -12,20 +12,31 @@ import (
 	"github.com/skillgraph/skillgraph/queries"
 )
 
-// MaxPage caps `first` on every connection.
+// MaxPage caps `first` and `last` on every connection.
 const MaxPage = 500
 
+// defaultPage is the page size when neither first nor last is given.
+const defaultPage = 50
+
 var pageInfoType = graphql.NewObject(graphql.ObjectConfig{
-	Name: "PageInfo",
+	Name:        "PageInfo",
+	Description: "Relay page information; the cursors are null on an empty page.",
 	Fields: graphql.Fields{
-		"hasNextPage": {Type: graphql.NewNonNull(graphql.Boolean)},
-		"endCursor":   {Type: graphql.String},
+		"hasNextPage":     {Type: graphql.NewNonNull(graphql.Boolean), Description: "items follow the page"},
+		"hasPreviousPage": {Type: graphql.NewNonNull(graphql.Boolean), Description: "items precede the page"},
+		"startCursor":     {Type: graphql.String},
+		"endCursor":       {Type: graphql.String},
 	},
 })
 
-type pageInfo struct {
-	HasNextPage bool   `json:"hasNextPage"`
-	EndCursor   string `json:"endCursor"`
+// pagingArgs are the Relay arguments of every connection.
+func pagingArgs() graphql.FieldConfigArgument {
+	return graphql.FieldConfigArgument{
+		"first":  {Type: graphql.Int, Description: "at most this many items from the start (default 50, at most 500)"},
+		"after":  {Type: graphql.String, Description: "items after this cursor"},
+		"last":   {Type: graphql.Int, Description: "at most this many items from the end (at most 500)"},
+		"before": {Type: graphql.String, Description: "items before this cursor"},
+	}
 }
 
 // encodeCursor makes an opaque cursor from an offset.
@@ -47,27 +58,58 @@ func decodeCursor(c string) (int, error) {
 	return n, nil
 }
 
-// page slices items after the cursor, first at most.
-func page(n int, args map[string]any) (start, end int, err error) {
-	first := 50
-	if f, ok := args["first"].(int); ok {
-		if f < 0 {
-			return 0, 0, fmt.Errorf("first must be ≥ 0, got %d", f)
-		}
-		if f > MaxPage {
-			return 0, 0, fmt.Errorf("first may be at most %d, got %d", MaxPage, f)
-		}
-		first = f
+// pageSize reads first or last: absent is -1, out of range an error.
+func pageSize(args map[string]any, name string) (int, error) {
+	f, ok := args[name].(int)
+	if !ok {
+		return -1, nil
 	}
+	if f < 0 {
+		return 0, fmt.Errorf("%s must be ≥ 0, got %d", name, f)
+	}
+	if f > MaxPage {
+		return 0, fmt.Errorf("%s may be at most %d, got %d", name, MaxPage, f)
+	}
+	return f, nil
+}
+
+// page slices n items as Relay's pagination algorithm does: after and
+// before narrow the range, then first keeps its start and last its end.
+// Without first and last the page is the first 50. first: 0 (or last: 0)
+// is an empty page whose pageInfo still says what lies around it.
+func page(n int, args map[string]any) (start, end int, err error) {
+	first, err := pageSize(args, "first")
+	if err != nil {
+		return 0, 0, err
+	}
+	last, err := pageSize(args, "last")
+	if err != nil {
+		return 0, 0, err
+	}
+	end = n
 	if a, ok := args["after"].(string); ok && a != "" {
 		i, err := decodeCursor(a)
 		if err != nil {
 			return 0, 0, err
 		}
-		start = i + 1
+		start = min(i+1, n)
 	}
-	start = min(start, n)
-	end = min(start+first, n)
+	if b, ok := args["before"].(string); ok && b != "" {
+		i, err := decodeCursor(b)
+		if err != nil {
+			return 0, 0, err
+		}
+		end = max(min(i, n), start)
+	}
+	if first < 0 && last < 0 {
+		first = defaultPage
+	}
+	if first >= 0 {
+		end = min(end, start+first)
+	}
+	if last >= 0 {
+		start = max(start, end-last)
+	}
 	return start, end, nil
 }
 
@@ -82,9 +124,10 @@ func pageOf[T any](all []T, args map[string]any) (map[string]any, error) {
 	for i := start; i < end; i++ {
 		edges = append(edges, map[string]any{"node": all[i], "cursor": encodeCursor(i)})
 	}
-	pi := pageInfo{HasNextPage: end < len(all)}
+	pi := map[string]any{"hasNextPage": end < len(all), "hasPreviousPage": start > 0, "startCursor": nil, "endCursor": nil}
 	if end > start {
-		pi.EndCursor = encodeCursor(end - 1)
+		pi["startCursor"] = encodeCursor(start)
+		pi["endCursor"] = encodeCursor(end - 1)
 	}
 	return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
 }
@@ -101,7 +144,7 @@ func connection(name string, node *graphql.Object, keep filterFunc, items func(*
 		"nodes":      {Type: list(node)},
 		"pageInfo":   {Type: nn(pageInfoType)},
 	}})
-	args := graphql.FieldConfigArgument{"first": {Type: graphql.Int}, "after": {Type: graphql.String}}
+	args := pagingArgs()
 	for k, v := range filterArgs[name] {
 		args[k] = v
 	}

@@ -9,9 +9,11 @@ import (
 // processType is Process: a BPMN process.
 func processType(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{
-		Name: "Process",
+		Name:       "Process",
+		Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
+				"globalId":  globalIDField("Process", func(x *queries.Process) string { return x.ID }),
 				"id":        field[*queries.Process](nn(graphql.ID), "process/@id", func(p *queries.Process) any { return p.ID }),
 				"iri":       field[*queries.Process](nn(graphql.String), "", func(p *queries.Process) any { return p.IRI }),
 				"stem":      field[*queries.Process](nn(graphql.String), "file stem", func(p *queries.Process) any { return p.Stem }),

@@ -26,6 +26,7 @@ func queryType(t *types) *graphql.Object {
 					}
 					return nil, nil
 				}},
+			"node": nodeField(t),
 			"skill": {Type: t.skill, Args: graphql.FieldConfigArgument{"id": {Type: nn(graphql.ID)}},
 				Resolve: func(p graphql.ResolveParams) (any, error) { return nilSkill(snap(p).Skill(p.Args["id"].(string))), nil }},
 			"tool": {Type: t.tool, Args: graphql.FieldConfigArgument{"id": {Type: nn(graphql.ID)}},
@@ -92,14 +93,7 @@ func queryType(t *types) *graphql.Object {
 			"gating": {Type: list(gateType(t.tool, t.toolSkill)), Description: "Tools gated by required tool skills (SPEC 5.6).",
 				Resolve: func(p graphql.ResolveParams) (any, error) { return snap(p).GatedTools(), nil }},
 			"alternatives": {Type: nn(t.alternatives), Resolve: func(p graphql.ResolveParams) (any, error) { return &snap(p).Alternatives, nil }},
-			"findings": {
-				Type: nn(t.findingConn),
-				Args: graphql.FieldConfigArgument{
-					"severity": {Type: severityEnum}, "code": {Type: graphql.String}, "file": {Type: graphql.String},
-					"first": {Type: graphql.Int}, "after": {Type: graphql.String},
-				},
-				Resolve: resolveFindings,
-			},
+			"findings":     findingsField(t),
 			"search": {
 				Type:        list(skillOrToolType(t.skill, t.tool)),
 				Description: "Skills and Tools whose id, name, title or description contains the text (case-insensitive).",

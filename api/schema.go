@@ -25,6 +25,7 @@ func (s *Schema) GraphQL() graphql.Schema { return s.gql }
 // by its own function (one file per GraphQL type) and their fields are
 // thunks, read once every type exists.
 type types struct {
+	node                                      *graphql.Interface
 	skill, tool, process, step, bean          *graphql.Object
 	finding, findingConn, port, invoke        *graphql.Object
 	selection, toolSkill, contract, triage    *graphql.Object
@@ -35,6 +36,7 @@ type types struct {
 // NewSchema builds the schema.
 func NewSchema() (*Schema, error) {
 	t := &types{}
+	t.node = nodeInterface(t)
 	t.finding = findingType()
 	t.findingConn = findingConnection(t)
 	t.port = portType(t)

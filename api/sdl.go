@@ -46,7 +46,21 @@ func writeType(b *strings.Builder, t graphql.Type) {
 	switch x := t.(type) {
 	case *graphql.Object:
 		description(b, "", x.Description())
-		fmt.Fprintf(b, "type %s {\n", x.Name())
+		impl := ""
+		if len(x.Interfaces()) > 0 {
+			var ns []string
+			for _, i := range x.Interfaces() {
+				ns = append(ns, i.Name())
+			}
+			sort.Strings(ns)
+			impl = " implements " + strings.Join(ns, " & ")
+		}
+		fmt.Fprintf(b, "type %s%s {\n", x.Name(), impl)
+		writeFields(b, x.Fields())
+		b.WriteString("}\n")
+	case *graphql.Interface:
+		description(b, "", x.Description())
+		fmt.Fprintf(b, "interface %s {\n", x.Name())
 		writeFields(b, x.Fields())
 		b.WriteString("}\n")
 	case *graphql.Enum:

@@ -10,9 +10,11 @@ import (
 func skillType(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{
 		Name:        "Skill",
+		Interfaces:  []*graphql.Interface{t.node},
 		Description: "A skill: what an agent can do, stated portably.",
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
+				"globalId":     globalIDField("Skill", func(x *queries.Skill) string { return x.ID }),
 				"id":           field[*queries.Skill](nn(graphql.ID), "", func(s *queries.Skill) any { return s.ID }),
 				"iri":          field[*queries.Skill](nn(graphql.String), "", func(s *queries.Skill) any { return s.IRI }),
 				"name":         field[*queries.Skill](graphql.String, "", func(s *queries.Skill) any { return nilIfEmpty(s.Name) }),

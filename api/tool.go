@@ -10,9 +10,11 @@ import (
 func toolType(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{
 		Name:        "Tool",
+		Interfaces:  []*graphql.Interface{t.node},
 		Description: "One concrete mechanism that exercises a skill.",
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
+				"globalId":    globalIDField("Tool", func(x *queries.Tool) string { return x.ID }),
 				"id":          field[*queries.Tool](nn(graphql.ID), "", func(t *queries.Tool) any { return t.ID }),
 				"iri":         field[*queries.Tool](nn(graphql.String), "", func(t *queries.Tool) any { return t.IRI }),
 				"title":       field[*queries.Tool](graphql.String, "", func(t *queries.Tool) any { return nilIfEmpty(t.Title) }),

@@ -6,31 +6,14 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api"
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
-	"github.com/skillgraph/skillgraph/queries"
 )
 
 // TestToolJSONUsesFileKeys: Tool.remedies and Tool.maintains are JSON
 // with the keys of the Tool file (SPEC §2.2), not Go field names.
 func TestToolJSONUsesFileKeys(t *testing.T) {
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{"../examples/harness"}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, err := api.NewSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := harnessSnapshot(t)
+	_, schema := miniSnapshot(t)
 	res := schema.Execute(ctx, snap, api.Request{Query: `{ publish: tool(id: "pages-deploy") { remedies } build: tool(id: "hugo-build") { maintains } }`}, api.DefaultLimits())
 	if len(res.Errors) > 0 {
 		t.Fatal(res.Errors)

@@ -1,0 +1,174 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+type page struct {
+	TotalCount int
+	Nodes      []struct{ ID string }
+	Edges      []struct{ Cursor string }
+	PageInfo   struct {
+		HasNextPage, HasPreviousPage bool
+		StartCursor, EndCursor       *string
+	}
+}
+
+var (
+	harnessOnce sync.Once
+	harnessSnap *queries.Snapshot
+	harnessErr  error
+)
+
+// harnessSnapshot builds the snapshot of examples/harness once.
+func harnessSnapshot(t testing.TB) *queries.Snapshot {
+	harnessOnce.Do(func() {
+		ctx := context.Background()
+		st, err := graph.Open(ctx, "memory")
+		if err != nil {
+			harnessErr = err
+			return
+		}
+		defer st.Close()
+		if _, harnessErr = ingest.Run(ctx, st, []string{"../examples/harness"}, ingest.Options{}); harnessErr != nil {
+			return
+		}
+		harnessSnap, harnessErr = queries.Build(ctx, st)
+	})
+	if harnessErr != nil {
+		t.Fatal(harnessErr)
+	}
+	return harnessSnap
+}
+
+func skillsPage(t *testing.T, args string) (page, []string) {
+	t.Helper()
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	q := fmt.Sprintf(`{ skills%s { totalCount nodes { id } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`, args)
+	res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
+	if len(res.Errors) > 0 {
+		t.Fatalf("%s: %v", args, res.Errors)
+	}
+	b, _ := json.Marshal(res.Data.(map[string]any)["skills"])
+	var p page
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, n := range p.Nodes {
+		ids = append(ids, n.ID)
+	}
+	return p, ids
+}
+
+// TestRelayPaging: first/after and last/before walk the same order from
+// both ends; pageInfo says what lies around a page; first: 0 is an empty
+// page with null cursors and the same totals.
+func TestRelayPaging(t *testing.T) {
+	all, ids := skillsPage(t, "(first: 500)")
+	n := all.TotalCount
+	if n < 5 || len(ids) != n {
+		t.Fatalf("mini corpus has %d skills", n)
+	}
+	c := func(p page, i int) string { return p.Edges[i].Cursor }
+	for _, tc := range []struct {
+		name, args      string
+		want            []string
+		hasNext, hasPrv bool
+	}{
+		{"first 2", "(first: 2)", ids[:2], true, false},
+		{"last 2", "(last: 2)", ids[n-2:], false, true},
+		{"first 2 after the second", fmt.Sprintf("(first: 2, after: %q)", c(all, 1)), ids[2:4], n > 4, true},
+		{"last 2 before the fourth", fmt.Sprintf("(last: 2, before: %q)", c(all, 3)), ids[1:3], true, true},
+		{"between two cursors", fmt.Sprintf("(after: %q, before: %q)", c(all, 0), c(all, 3)), ids[1:3], true, true},
+		{"first 0", "(first: 0)", nil, true, false},
+		{"last 0", "(last: 0)", nil, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, got := skillsPage(t, tc.args)
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("nodes %v, want %v", got, tc.want)
+			}
+			if p.TotalCount != n || p.PageInfo.HasNextPage != tc.hasNext || p.PageInfo.HasPreviousPage != tc.hasPrv {
+				t.Fatalf("totalCount %d hasNextPage %v hasPreviousPage %v", p.TotalCount, p.PageInfo.HasNextPage, p.PageInfo.HasPreviousPage)
+			}
+			if len(got) == 0 {
+				if p.PageInfo.StartCursor != nil || p.PageInfo.EndCursor != nil {
+					t.Fatal("an empty page has cursors")
+				}
+				return
+			}
+			if *p.PageInfo.StartCursor != p.Edges[0].Cursor || *p.PageInfo.EndCursor != p.Edges[len(p.Edges)-1].Cursor {
+				t.Fatal("start/end cursors are not the page's first and last")
+			}
+		})
+	}
+	_, schema := miniSnapshot(t)
+	res := schema.Execute(context.Background(), harnessSnapshot(t), api.Request{Query: `{ skills(last: 501) { totalCount } }`}, api.DefaultLimits())
+	if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Message, "last may be at most 500") {
+		t.Fatalf("last: 501 gave %v", res.Errors)
+	}
+}
+
+// TestNodeInterface: node(id:) returns the entity of each globalId, null
+// for an id that names none; every connection has nodes.
+func TestNodeInterface(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	run := func(q string) map[string]any {
+		t.Helper()
+		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", q, res.Errors)
+		}
+		return res.Data.(map[string]any)
+	}
+	d := run(`{ skills(first: 1) { nodes { id globalId } } tools(first: 1) { nodes { id globalId } } processes(first: 1) { nodes { id globalId } } beans(first: 1) { nodes { id globalId } } }`)
+	for _, conn := range []string{"skills", "tools", "processes", "beans"} {
+		nodes := d[conn].(map[string]any)["nodes"].([]any)
+		if len(nodes) == 0 {
+			continue
+		}
+		n := nodes[0].(map[string]any)
+		got := run(fmt.Sprintf(`{ node(id: %q) { __typename globalId ... on Skill { id } ... on Tool { id } ... on Process { id } ... on Bean { id } } }`, n["globalId"]))["node"]
+		m, _ := got.(map[string]any)
+		if m == nil || m["id"] != n["id"] || m["globalId"] != n["globalId"] {
+			t.Errorf("%s: node(%v) = %v, want id %v", conn, n["globalId"], got, n["id"])
+		}
+	}
+	for _, bad := range []string{"bm9wZQ==", "U2tpbGw6bm9uZQ==", "!!"} {
+		if got := run(fmt.Sprintf(`{ node(id: %q) { globalId } }`, bad))["node"]; got != nil {
+			t.Errorf("node(%q) = %v, want null", bad, got)
+		}
+	}
+	types := run(`{ __schema { types { name fields { name } } } }`)["__schema"].(map[string]any)["types"].([]any)
+	conns := 0
+	for _, ty := range types {
+		m := ty.(map[string]any)
+		if !strings.HasSuffix(m["name"].(string), "Connection") {
+			continue
+		}
+		conns++
+		has := false
+		for _, f := range m["fields"].([]any) {
+			has = has || f.(map[string]any)["name"] == "nodes"
+		}
+		if !has {
+			t.Errorf("%s has no nodes", m["name"])
+		}
+	}
+	if conns < 5 {
+		t.Fatalf("%d connections", conns)
+	}
+}
