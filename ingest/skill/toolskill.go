@@ -68,6 +68,13 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 		p.add(record.CodeToolSkillInvalid, ke.Line, "", fmt.Sprintf("tool skill key %q holds %s", key, why))
 	}
 	t.Key = key
+	// SPEC §2.1d: phases, title and summary are part of a tool skill;
+	// one missing is tool-skill-invalid, reported on the key's line.
+	for _, k := range []string{"phases", "title", "summary"} {
+		if e, ok := m.Get(k); !ok || isNull(e.Val) {
+			p.add(record.CodeToolSkillInvalid, ke.Line, key, fmt.Sprintf("tool skill %s has no %s", key, k))
+		}
+	}
 	t.Title, _ = scalarOf(m, "title")
 	t.Title = strings.TrimSpace(t.Title)
 	if t.Title == "" {

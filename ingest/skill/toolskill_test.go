@@ -11,8 +11,16 @@ import (
 
 // tsFile builds a tool skill whose front matter holds key, then the given
 // lines, then the body.
+// phases, title and summary (required, SPEC §2.1d) are added unless front
+// sets them.
 func tsFile(front []string, body ...string) []byte {
 	lines := append([]string{"---", "key: mcp:x"}, front...)
+	for _, k := range []string{"phases: [plan]", "title: T", "summary: S"} {
+		name := k[:strings.IndexByte(k, ':')+1]
+		if !slices.ContainsFunc(front, func(l string) bool { return strings.HasPrefix(l, name) }) {
+			lines = append(lines, k)
+		}
+	}
 	lines = append(lines, "---")
 	return md(append(lines, body...)...)
 }
@@ -52,13 +60,14 @@ func TestToolSkill(t *testing.T) {
 }
 
 func TestToolSkillDefaults(t *testing.T) {
-	f := Parse("ts/x.md", tsFile([]string{"trigger: {tool: t}"}, "# Body title"), Options{})
-	checkFindings(t, f)
+	f := Parse("ts/x.md", md("---", "key: mcp:x", "trigger: {tool: t}", "---", "# Body title"), Options{})
+	// phases, title and summary are part of a tool skill (SPEC §2.1d).
+	checkFindings(t, f, E("tool-skill-invalid", 2), E("tool-skill-invalid", 2), E("tool-skill-invalid", 2))
 	ts := onlyTS(t, f)
 	if !ts.Required || ts.Title != "Body title" || ts.Phases != nil || ts.Trigger.Tool != "t" {
 		t.Errorf("%+v", ts)
 	}
-	f = Parse("ts/x.md", tsFile([]string{"trigger: {tool: t}"}), Options{})
+	f = Parse("ts/x.md", md("---", "key: mcp:x", "trigger: {tool: t}", "---"), Options{})
 	if ts := onlyTS(t, f); ts.Title != "mcp:x" || ts.BodyLines != 0 || ts.BodyBytes != 0 {
 		t.Errorf("%+v", ts)
 	}
@@ -92,10 +101,10 @@ func TestToolSkillFindings(t *testing.T) {
 		{"summary at cap", []string{"trigger: {tool: t}", "summary: " + strings.Repeat("é", 120)}, nil, nil, nil},
 		{"summary over cap", []string{"trigger: {tool: t}", "summary: " + strings.Repeat("é", 120) + "x"}, nil, nil, []want{E("summary-over-cap", 4)}},
 		{"body at cap", []string{"trigger: {tool: t}"}, []string{big[1:]}, nil, nil},
-		{"body over cap", []string{"trigger: {tool: t}"}, []string{big}, nil, []want{E("body-over-cap", 5)}},
+		{"body over cap", []string{"trigger: {tool: t}"}, []string{big}, nil, []want{E("body-over-cap", 8)}},
 		{"var unresolved", []string{"trigger: {tool: t}", "summary: see ${base}"}, []string{"${base} ${other}", "${base}"}, map[string]bool{"x": true},
-			[]want{W("skill-variable-unresolved", 4), W("skill-variable-unresolved", 6)}},
-		{"var nil map", []string{"trigger: {tool: t}"}, []string{"", "${a}"}, nil, []want{W("skill-variable-unresolved", 6)}},
+			[]want{W("skill-variable-unresolved", 4), W("skill-variable-unresolved", 8)}},
+		{"var nil map", []string{"trigger: {tool: t}"}, []string{"", "${a}"}, nil, []want{W("skill-variable-unresolved", 9)}},
 		{"var resolved", []string{"trigger: {tool: t}"}, []string{"${a} $a $${b} ${1x} ${a-b}"}, map[string]bool{"a": true}, nil},
 	}
 	for _, c := range cases {
@@ -109,9 +118,9 @@ func TestToolSkillFindings(t *testing.T) {
 
 func TestToolSkillKey(t *testing.T) {
 	for _, data := range [][]byte{
-		md("---", "key:", "trigger: {tool: t}", "---"),
-		md("---", "key: [a]", "trigger: {tool: t}", "---"),
-		md("---", "key: '  '", "trigger: {tool: t}", "---"),
+		md("---", "key:", "trigger: {tool: t}", "phases: [plan]", "title: T", "summary: S", "---"),
+		md("---", "key: [a]", "trigger: {tool: t}", "phases: [plan]", "title: T", "summary: S", "---"),
+		md("---", "key: '  '", "trigger: {tool: t}", "phases: [plan]", "title: T", "summary: S", "---"),
 	} {
 		f := Parse("ts/x.md", data, Options{})
 		checkFindings(t, f, E("tool-skill-invalid", 2))
@@ -121,7 +130,7 @@ func TestToolSkillKey(t *testing.T) {
 
 func TestTriggerDepth(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("---\nkey: k\ntrigger: ")
+	b.WriteString("---\nkey: k\nphases: [plan]\ntitle: T\nsummary: S\ntrigger: ")
 	for range 200 {
 		b.WriteString("{any_of: [")
 	}
@@ -131,7 +140,7 @@ func TestTriggerDepth(t *testing.T) {
 	}
 	b.WriteString("\n---\n")
 	f := Parse("ts/x.md", []byte(b.String()), Options{})
-	checkFindings(t, f, E("tool-skill-invalid", 3))
+	checkFindings(t, f, E("tool-skill-invalid", 6))
 	onlyTS(t, f)
 
 	// A self-referencing alias must not loop.
