@@ -350,10 +350,10 @@ type Instance struct {
 	Profiles       map[string]Profile
 	SkillVariables map[string]bool
 	Vocabulary     string // path of the type vocabulary, relative to the root
+	File           string // declaration file, "" for the conventional layout
 	// Refs are the lines of the entry points (entrypoints.processes,
 	// entrypoints.tools, entrypoints.triggers.skill / .tool).
 	Refs RefLines
-	File           string // declaration file, "" for the conventional layout
 }
 
 // DocIRI is the instance's document IRI (SPEC §3.1).
