@@ -66,7 +66,7 @@ func (s *Snapshot) duplicates(raws []*raw) {
 		}
 		second := rs[1]
 		src := s.sourceByIRI[second.graph]
-		line := second.int(sg + "line")
+		line := second.int(term("line"))
 		id := localKey(iri)
 		switch {
 		case second.is("Tool"):

@@ -21,9 +21,6 @@ import (
 const (
 	rdfType = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 	sg      = jsonld.NS
-	dcTitle = "http://purl.org/dc/terms/title"
-	dcDesc  = "http://purl.org/dc/terms/description"
-	posIRI  = "https://schema.org/position"
 )
 
 // raw is one subject's quads within one source graph.

@@ -5,49 +5,49 @@ import "github.com/skillgraph/skillgraph/ingest/record"
 // Instance is one ingested corpus.
 type Instance struct {
 	IRI         string
-	Name        string
-	Title       string
-	Version     string
-	Description string
-	File        string // declaration file, "" for the conventional layout
-	Needs       []string
-	Entrypoints record.Entrypoints
-	Refs        record.RefLines // lines of the entry points in the declaration
-	Exempt      []record.Exemption
-	Profiles    map[string]record.Profile
+	Name        string                    `sg:"name"`
+	Title       string                    `sg:"title"`
+	Version     string                    `sg:"version"`
+	Description string                    `sg:"description"`
+	File        string                    // declaration file, "" for the conventional layout
+	Needs       []string                  `sg:"needs"`
+	Entrypoints record.Entrypoints        `sg:"entrypoints"`
+	Refs        record.RefLines           `sg:"refLines"` // lines of the entry points in the declaration
+	Exempt      []record.Exemption        `sg:"exempt"`
+	Profiles    map[string]record.Profile `sg:"profiles"`
 }
 
 // Source is one ingested source file.
 type Source struct {
 	IRI      string
-	Path     string
-	Parser   string
-	SHA256   string
+	Path     string `sg:"path"`
+	Parser   string `sg:"parser"`
+	SHA256   string `sg:"sha256"`
 	Instance *Instance
 }
 
 // Skill is a skill of any flavour but tool skills.
 type Skill struct {
 	IRI          string
-	ID           string
+	ID           string `sg:"key"`
 	Instance     *Instance
 	Source       *Source
-	Flavour      string
-	Name         string
-	Title        string
-	Description  string
-	Package      string
-	Line         int
-	InputRef     string
-	InputLine    int
-	InputIRI     string
-	OutputRef    string
-	OutputLine   int
-	OutputIRI    string
-	BodyLines    int
-	ShellBlocks  []int
-	AllowedTools []string
-	License      string
+	Flavour      string   `sg:"flavour"`
+	Name         string   `sg:"name"`
+	Title        string   `sg:"title"`
+	Description  string   `sg:"description"`
+	Package      string   `sg:"packageName"`
+	Line         int      `sg:"line"`
+	InputRef     string   `sg:"inputRef"`
+	InputLine    int      `sg:"inputLine"`
+	InputIRI     string   `sg:"inputContract"`
+	OutputRef    string   `sg:"outputRef"`
+	OutputLine   int      `sg:"outputLine"`
+	OutputIRI    string   `sg:"outputContract"`
+	BodyLines    int      `sg:"bodyLines"`
+	ShellBlocks  []int    `sg:"shellBlock"`
+	AllowedTools []string `sg:"allowedTool"`
+	License      string   `sg:"license"`
 
 	// Computed by the analyses.
 	Tools        []*Tool // valid satisfies edges
@@ -66,9 +66,9 @@ type Skill struct {
 
 // Triage is a maintainer's recorded read of a skill.
 type Triage struct {
-	Verdict    string
-	Note       string
-	RecordedAt string
+	Verdict    string `sg:"verdict"`
+	Note       string `sg:"note"`
+	RecordedAt string `sg:"recordedAt"`
 }
 
 // HasContract reports whether the skill declares an I/O contract.
@@ -80,54 +80,54 @@ func (s *Skill) Key() string { return "skill:" + s.ID }
 // Port is a typed Tool input or output.
 type Port struct {
 	IRI         string
-	Name        string
-	TypeIRI     string
-	JSONType    string
-	Required    bool
-	Repeated    bool
-	Arg         string
-	Description string
-	Render      string
-	Position    int
+	Name        string `sg:"name"`
+	TypeIRI     string `sg:"portType"`
+	JSONType    string `sg:"jsonType"`
+	Required    bool   `sg:"required"`
+	Repeated    bool   `sg:"repeated"`
+	Arg         string `sg:"arg"`
+	Description string `sg:"description"`
+	Render      string `sg:"render"`
+	Position    int    `sg:"position"`
 }
 
 // Tool is one concrete mechanism.
 type Tool struct {
 	IRI          string
-	ID           string
+	ID           string `sg:"key"`
 	Instance     *Instance
 	Source       *Source
-	Origin       string
-	Title        string
-	Description  string
-	Line         int
-	SatisfiesIRI []string
+	Origin       string   `sg:"origin"`
+	Title        string   `sg:"title"`
+	Description  string   `sg:"description"`
+	Line         int      `sg:"line"`
+	SatisfiesIRI []string `sg:"satisfies"`
 	Inputs       []*Port
 	Outputs      []*Port
-	InstallJSON  string
-	Shell        []string
-	Container    string
-	McpServer    string
-	McpTool      string
-	InProcess    string
-	Manual       bool
-	When         string
-	Limits       string
-	Cost         string
-	Network      *bool
-	OS           []string
-	Runtime      []string
-	RemediesJSON string
-	RemedyIRI    []string
+	InstallJSON  string   `sg:"install"`
+	Shell        []string `sg:"invokeShell"`
+	Container    string   `sg:"invokeContainer"`
+	McpServer    string   `sg:"invokeMcpServer"`
+	McpTool      string   `sg:"invokeMcpTool"`
+	InProcess    string   `sg:"invokeInProcess"`
+	Manual       bool     `sg:"invokeManual"`
+	When         string   `sg:"selectionWhen"`
+	Limits       string   `sg:"selectionLimits"`
+	Cost         string   `sg:"selectionCost"`
+	Network      *bool    `sg:"requiresNetwork"`
+	OS           []string `sg:"requiresOS"`
+	Runtime      []string `sg:"requiresRuntime"`
+	RemediesJSON string   `sg:"remedies"`
+	RemedyIRI    []string `sg:"remedyTool"`
 	MaintainsRaw []string // one JSON object per maintained artefact
-	Renders      []string
-	SubprocIRI   []string
-	ReadOnly     *bool
+	Renders      []string `sg:"renders"`
+	SubprocIRI   []string `sg:"subprocess"`
+	ReadOnly     *bool    `sg:"readOnly"`
 	Annotations  map[string]*bool
-	Server       string
-	McpName      string
-	ExtraJSON    string
-	Refs         record.RefLines // lines of satisfies, subprocesses, remedies.tool
+	Server       string          `sg:"server"`
+	McpName      string          `sg:"mcpName"`
+	ExtraJSON    string          `sg:"extra"`
+	Refs         record.RefLines `sg:"refLines"` // lines of satisfies, subprocesses, remedies.tool
 
 	// Computed.
 	Satisfies    []*Skill // resolved targets of satisfies edges
@@ -157,12 +157,12 @@ func (t *Tool) HasCommand() bool {
 // Process is one BPMN process.
 type Process struct {
 	IRI        string
-	ID         string
-	Stem       string
-	Title      string
+	ID         string `sg:"key"`
+	Stem       string `sg:"stem"`
+	Title      string `sg:"title"`
 	Instance   *Instance
 	Source     *Source
-	Line       int
+	Line       int `sg:"line"`
 	Activities []*Activity
 	Reachable  bool
 	Witness    []string
@@ -174,23 +174,23 @@ func (p *Process) Key() string { return "process:" + p.ID }
 // Activity is one BPMN flow node.
 type Activity struct {
 	IRI           string
-	ID            string
-	Element       string
-	Title         string
-	Line          int
-	Position      int
+	ID            string `sg:"key"`
+	Element       string `sg:"element"`
+	Title         string `sg:"title"`
+	Line          int    `sg:"line"`
+	Position      int    `sg:"position"`
 	Process       *Process
-	SkillIRI      []string
-	SkillRefs     []string
-	ImplicitRefs  []string
-	CallsIRI      string
-	CalledElement string
-	Dynamic       bool
-	LaneIRI       string
-	NoSkillReason string
-	BeanRefs      []string
-	NextIRI       []string
-	Refs          record.RefLines // lines of skill refs and the call target
+	SkillIRI      []string        `sg:"namesSkill"`
+	SkillRefs     []string        `sg:"skillRef"`
+	ImplicitRefs  []string        `sg:"implicitSkillRef"`
+	CallsIRI      string          `sg:"calls"`
+	CalledElement string          `sg:"calledElement"`
+	Dynamic       bool            `sg:"callDynamic"`
+	LaneIRI       string          `sg:"inLane"`
+	NoSkillReason string          `sg:"noSkillReason"`
+	BeanRefs      []string        `sg:"beanRef"`
+	NextIRI       []string        `sg:"next"`
+	Refs          record.RefLines `sg:"refLines"` // lines of skill refs and the call target
 
 	Skills  []*Skill
 	Calls   *Process
@@ -215,24 +215,24 @@ func (a *Activity) Automation() string {
 // Bean is a work item.
 type Bean struct {
 	IRI          string
-	ID           string
+	ID           string `sg:"key"`
 	Instance     *Instance
 	Source       *Source
-	Title        string
-	Status       string
-	Type         string
-	Priority     string
-	Tags         []string
-	CreatedAt    string
-	UpdatedAt    string
-	ParentIRI    string
-	ParentRef    string
-	BlockingIRI  []string
-	BlockingRefs []string
-	Mentions     []string
-	Line         int
-	BlockedByIRI []string
-	Refs         record.RefLines // lines of parent, blocking, blocked_by
+	Title        string          `sg:"title"`
+	Status       string          `sg:"status"`
+	Type         string          `sg:"beanType"`
+	Priority     string          `sg:"priority"`
+	Tags         []string        `sg:"tag"`
+	CreatedAt    string          `sg:"createdAt"`
+	UpdatedAt    string          `sg:"updatedAt"`
+	ParentIRI    string          `sg:"parent"`
+	ParentRef    string          `sg:"parentRef"`
+	BlockingIRI  []string        `sg:"blocking"`
+	BlockingRefs []string        `sg:"blockingRef"`
+	Mentions     []string        `sg:"mentionRef"`
+	Line         int             `sg:"line"`
+	BlockedByIRI []string        `sg:"blockedBy"`
+	Refs         record.RefLines `sg:"refLines"` // lines of parent, blocking, blocked_by
 	Parent       *Bean
 	Blocking     []*Bean
 }
@@ -240,51 +240,51 @@ type Bean struct {
 // Contract is a stored JSON-Schema contract.
 type Contract struct {
 	IRI        string
-	Path       string
-	Required   []string
+	Path       string   `sg:"path"`
+	Required   []string `sg:"requiredName"`
 	Properties map[string]string
 }
 
 // ToolSkill is guidance for a tool.
 type ToolSkill struct {
 	IRI       string
-	Key       string
+	Key       string `sg:"key"`
 	Instance  *Instance
 	Source    *Source
-	Title     string
-	Summary   string
-	Phases    []string
-	Required  bool
-	Trigger   map[string]any
-	BodyBytes int
-	Line      int
+	Title     string         `sg:"title"`
+	Summary   string         `sg:"summary"`
+	Phases    []string       `sg:"phase"`
+	Required  bool           `sg:"toolSkillRequired"`
+	Trigger   map[string]any `sg:"trigger"`
+	BodyBytes int            `sg:"bodyBytes"`
+	Line      int            `sg:"line"`
 	Guides    []*Tool
 }
 
 // Server is an MCP tools/list snapshot.
 type Server struct {
 	IRI      string
-	Name     string
+	Name     string `sg:"name"`
 	Instance *Instance
 	Source   *Source
-	Tools    []string
-	Line     int
+	Tools    []string `sg:"mcpName"`
+	Line     int      `sg:"line"`
 }
 
 // Script is a package.json script.
 type Script struct {
-	Key      string
-	Command  string
+	Key      string `sg:"key"`
+	Command  string `sg:"command"`
 	Instance *Instance
 }
 
 // Finding is an integrity or analysis finding.
 type Finding struct {
-	Code     string
-	Severity record.Severity
-	Message  string
-	File     string
-	Line     int
-	Subject  string
+	Code     string          `sg:"code"`
+	Severity record.Severity `sg:"severity"`
+	Message  string          `sg:"message"`
+	File     string          `sg:"file"`
+	Line     int             `sg:"line"`
+	Subject  string          `sg:"subject"`
 	Instance string
 }

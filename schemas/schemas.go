@@ -5,6 +5,8 @@ package schemas
 
 import "embed"
 
+//go:generate go run ./internal/vocabdoc -o ../docs/vocabulary.md
+
 // FS holds every embedded schema file, by file name.
 //
 //go:embed *.json *.jsonld
