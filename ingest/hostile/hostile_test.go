@@ -186,16 +186,36 @@ var generated = []struct {
 		write(t, root, "mcp/m.json", `{"tools": [{"name": "m", "inputSchema": {"$ref": "`+u+`/m.json"}}]}`)
 	}, []string{"bpmn-invalid processes/p.bpmn", "contract-external"}},
 	{"huge-number-of-ports", func(t *testing.T, root, _ string) {
-		var in []string
-		// json-gold merges the values of one property in quadratic time:
-		// 20 000 ports in one file take ~100 s (docs/security.md).
-		for i := range 3000 {
-			in = append(in, fmt.Sprintf(`{"name": "p%d", "type": "Text", "required": %v}`, i, i%2 == 0))
-		}
-		write(t, root, "tools/ports.json", `{"id": "ports", "title": "T", "description": "D", "satisfies": ["s"], "install": {"none": true}, "invoke": {"shell": "bin/ports"}, "io": {"inputs": [`+
-			strings.Join(in, ",")+`], "outputs": []}}`)
+		// json-gold merges the values of one property in quadratic time
+		// (20 000 ports took 20 s, issue #16.6): up to ynode.MaxItems ports
+		// are read, more refuse the Tool with a finding.
+		write(t, root, "tools/ports.json", portsTool("ports", 1000))
+		write(t, root, "tools/too-many.json", portsTool("too-many", 20000))
 		write(t, root, "skills/p/s.md", "---\nname: s\ndescription: d\n---\n")
-	}, []string{"!tool-invalid"}},
+	}, []string{"!tool-invalid tools/ports.json", "tool-invalid tools/too-many.json"}},
+	{"huge-lists", func(t *testing.T, root, _ string) {
+		// A 3.6 MB satisfies of 900 000 entries (of one value, a set), one
+		// of 20 000 distinct skills, an MCP server of 20 000 tools, and a
+		// file of many Tools each just under the limit.
+		write(t, root, "tools/same.json", `{"id": "same", "title": "T", "description": "D", "install": {"none": true}, "invoke": {"shell": "x"}, "satisfies": [`+
+			strings.TrimSuffix(strings.Repeat(`"s",`, 900000), ",")+`]}`)
+		var distinct []string
+		for i := range 20000 {
+			distinct = append(distinct, fmt.Sprintf(`"s%d"`, i))
+		}
+		write(t, root, "tools/distinct.json", `{"id": "distinct", "title": "T", "description": "D", "install": {"none": true}, "invoke": {"shell": "x"}, "satisfies": [`+strings.Join(distinct, ",")+`]}`)
+		var tools []string
+		for i := range 20000 {
+			tools = append(tools, fmt.Sprintf(`{"name": "t%d", "inputSchema": {"type": "object"}}`, i))
+		}
+		write(t, root, "mcp/big.json", `{"tools": [`+strings.Join(tools, ",")+`]}`)
+		var many []string
+		for i := range 20 {
+			many = append(many, fmt.Sprintf(`{"id": "m%d", "title": "T", "description": "D", "install": {"none": true}, "invoke": {"shell": "x"}, "satisfies": [%s]}`, i, strings.Join(distinct[:900], ",")))
+		}
+		write(t, root, "tools/many.json", `{"tools": [`+strings.Join(many, ",")+`]}`)
+		write(t, root, "skills/p/s.md", "---\nname: s\ndescription: d\n---\n")
+	}, []string{"tool-invalid tools/same.json", "tool-invalid tools/distinct.json", "mcp-invalid mcp/big.json", "tool-invalid tools/many.json"}},
 	{"many-tool-fences", func(t *testing.T, root, _ string) {
 		var b strings.Builder
 		b.WriteString("---\nskill: many\ndescription: d\n---\n")
@@ -215,6 +235,16 @@ func write(t *testing.T, root, rel, data string) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// portsTool is a Tool with n input ports.
+func portsTool(id string, n int) string {
+	var in []string
+	for i := range n {
+		in = append(in, fmt.Sprintf(`{"name": "p%d", "type": "Text", "required": %v}`, i, i%2 == 0))
+	}
+	return `{"id": "` + id + `", "title": "T", "description": "D", "satisfies": ["s"], "install": {"none": true}, "invoke": {"shell": "bin/ports"}, "io": {"inputs": [` +
+		strings.Join(in, ",") + `], "outputs": []}}`
 }
 
 func mkfifo(t *testing.T, root, rel string) {

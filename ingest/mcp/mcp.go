@@ -46,7 +46,14 @@ func Parse(p string, data []byte) (out record.File) {
 			fmt.Sprintf("%s is not an MCP tools/list result (expected an object with a \"tools\" list)", p)))
 		return out
 	}
-	s := &snapshot{path: p, server: serverName(p, serverNode), ids: map[string]bool{}, names: map[string]int{}}
+	if count, over := ynode.TooMany(list); over {
+		// One server node with every tool as a value: the conversion's work
+		// would grow with the square of the list (issue #16.6).
+		out.Findings = append(out.Findings, finding(p, record.CodeMCPInvalid, ynode.Line(list),
+			fmt.Sprintf("%s lists %d tools, over the limit of %d one MCP server may hold; the snapshot is not read", p, count, ynode.MaxItems)))
+		return out
+	}
+	s := &snapshot{path: p, server: serverName(p, serverNode), ids: map[string]bool{}, next: map[string]int{}, names: map[string]int{}}
 	srv := record.McpServer{Name: s.server, Line: ynode.Line(root)}
 	if serverNode != nil {
 		srv.Line = ynode.Line(serverNode)

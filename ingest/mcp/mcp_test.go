@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -217,4 +218,35 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestManyToolsOfOneName: every tool of one name gets its own id, in work
+// linear in the number of tools (the suffix search resumes where it
+// stopped), and a server over ynode.MaxItems tools is refused with a
+// finding instead of costing quadratic conversion time (issue #16.6).
+func TestManyToolsOfOneName(t *testing.T) {
+	list := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"tools": [`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`{"name": "x", "inputSchema": {"type": "object"}}`)
+		}
+		b.WriteString("]}")
+		return []byte(b.String())
+	}
+	out := Parse("mcp/s.json", list(1000))
+	ids := map[string]bool{}
+	for _, tl := range out.Tools {
+		ids[tl.ID] = true
+	}
+	if len(out.Tools) != 1000 || len(ids) != 1000 || !ids["s.x"] || !ids["s.x-1000"] {
+		t.Fatalf("%d tools, %d ids", len(out.Tools), len(ids))
+	}
+	out = Parse("mcp/s.json", list(1001))
+	if len(out.Tools) != 0 || len(out.Findings) != 1 || out.Findings[0].Code != record.CodeMCPInvalid {
+		t.Fatalf("over the limit: %d tools, findings %+v", len(out.Tools), out.Findings)
+	}
 }

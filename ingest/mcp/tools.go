@@ -18,8 +18,11 @@ type snapshot struct {
 	path     string
 	server   string
 	ids      map[string]bool
+	next     map[string]int // id → the next suffix to try, so n tools of one name cost n, not n²
 	names    map[string]int // MCP name → line of its first listing
 	findings []record.Finding
+	items    int  // ports read so far (bounded by ynode.MaxItemsPerFile)
+	overflow bool // over MaxItemsPerFile: the tools after are not read
 }
 
 // add appends a finding of a registered code about subject.
@@ -69,6 +72,20 @@ func (s *snapshot) tool(i int, n *yaml.Node) (record.Tool, bool) {
 		s.add(record.CodeMCPInvalid, ynode.Line(n), id,
 			fmt.Sprintf("%s: tool %q has no inputSchema object (required by tools/list); kept without inputs", s.path, name))
 	}
+	for _, field := range []string{"inputSchema", "outputSchema"} {
+		count, over := ynode.TooMany(ynode.Get(ynode.Get(n, field), "properties"))
+		if over {
+			s.add(record.CodeMCPInvalid, ynode.Line(n), id, fmt.Sprintf("%s: tool %q: %s has %d properties, over the limit of %d ports; the tool is not read", s.path, name, field, count, ynode.MaxItems))
+			return record.Tool{}, false
+		}
+		if s.items += count; s.items > ynode.MaxItemsPerFile {
+			if !s.overflow {
+				s.add(record.CodeMCPInvalid, ynode.Line(n), id, fmt.Sprintf("%s: the snapshot's tools have more than %d ports in all; tool %q and the tools after it are not read", s.path, ynode.MaxItemsPerFile, name))
+			}
+			s.overflow = true
+			return record.Tool{}, false
+		}
+	}
 	t.Inputs = ports(in)
 	t.Outputs = ports(ynode.Get(n, "outputSchema"))
 	return t, true
@@ -77,9 +94,11 @@ func (s *snapshot) tool(i int, n *yaml.Node) (record.Tool, bool) {
 // uniqueID returns id, or id-2, id-3, … when id is taken in this file.
 func (s *snapshot) uniqueID(id string) string {
 	out := id
-	for k := 2; s.ids[out]; k++ {
+	k := max(s.next[id], 2)
+	for ; s.ids[out]; k++ {
 		out = fmt.Sprintf("%s-%d", id, k)
 	}
+	s.next[id] = k
 	s.ids[out] = true
 	return out
 }

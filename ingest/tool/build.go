@@ -9,15 +9,53 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
+// tooMany refuses a Tool one of whose lists would make a graph node with
+// more than ynode.MaxItems values of one property (issue #16.6): the
+// conversion's work would grow with the square of the list. Entries are
+// counted as written, so the rule does not depend on what they hold.
+func (f *fileParser) tooMany(n *yaml.Node, base string) bool {
+	if f.overflow {
+		return true // the file's one finding says so
+	}
+	id := ynode.Str(ynode.Get(n, "id"))
+	io := ynode.Get(n, "io")
+	for _, l := range []struct {
+		field string
+		list  *yaml.Node
+	}{
+		{"satisfies", ynode.Get(n, "satisfies")}, {"renders", ynode.Get(n, "renders")},
+		{"subprocesses", ynode.Get(n, "subprocesses")}, {"remedies", ynode.Get(n, "remedies")},
+		{"maintains", ynode.Get(n, "maintains")},
+		{"io.inputs", ynode.Get(io, "inputs")}, {"io.outputs", ynode.Get(io, "outputs")},
+	} {
+		count, over := ynode.TooMany(l.list)
+		if over {
+			f.add(record.CodeToolInvalid, ynode.Line(l.list), id,
+				"%s: %s.%s: tool %q lists %d entries, over the limit of %d one Tool may hold; the Tool is not read", f.path, base, l.field, id, count, ynode.MaxItems)
+			return true
+		}
+		if f.items += count; f.items > ynode.MaxItemsPerFile {
+			f.overflow = true
+			f.add(record.CodeToolInvalid, ynode.Line(n), id,
+				"%s: %s: the file's Tools list more than %d entries in all (satisfies, ports, …); tool %q and the Tools after it are not read", f.path, base, ynode.MaxItemsPerFile, id)
+			return true
+		}
+	}
+	return false
+}
+
 // tool maps one Tool object onto a record.Tool and reports its findings.
 func (f *fileParser) tool(n *yaml.Node, base string) {
+	if f.tooMany(n, base) {
+		return
+	}
 	t := record.Tool{
 		ID:           ynode.Str(ynode.Get(n, "id")),
 		Origin:       "authored",
 		Title:        ynode.Str(ynode.Get(n, "title")),
 		Description:  ynode.Str(ynode.Get(n, "description")),
 		Line:         ynode.Line(n),
-		Satisfies:    ynode.Strings(ynode.Get(n, "satisfies")),
+		Satisfies:    ynode.Unique(ynode.Strings(ynode.Get(n, "satisfies"))),
 		Renders:      ynode.Strings(ynode.Get(n, "renders")),
 		Subprocesses: ynode.Strings(ynode.Get(n, "subprocesses")),
 	}

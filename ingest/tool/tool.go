@@ -72,6 +72,8 @@ type fileParser struct {
 	voc      *vocab.Vocabulary
 	tools    []record.Tool
 	findings []record.Finding
+	items    int  // list entries read so far (bounded by ynode.MaxItemsPerFile)
+	overflow bool // the file went over MaxItemsPerFile: the rest is not read
 }
 
 // add appends a finding of a registered code; its severity comes from the
@@ -102,6 +104,11 @@ func (f *fileParser) file(root *yaml.Node) {
 	if !ynode.IsSeq(list) {
 		f.add(record.CodeToolInvalid, ynode.Line(list), "",
 			"%s: $.tools: expected a list of Tool objects", f.path)
+		return
+	}
+	if count, over := ynode.TooMany(list); over {
+		f.add(record.CodeToolInvalid, ynode.Line(list), "",
+			"%s: $.tools: %d Tools in one file, over the limit of %d; the file is not read", f.path, count, ynode.MaxItems)
 		return
 	}
 	for i, n := range ynode.Items(list) {

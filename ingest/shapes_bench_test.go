@@ -1,0 +1,117 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest"
+)
+
+// Hostile shapes of one file (issue #16.6): per-file work and memory must
+// grow linearly with the file, or the file is refused with a finding.
+// Run: go test ./ingest -run '^$' -bench Shape -benchtime 1x -benchmem
+
+// satisfiesTool is a Tool whose satisfies lists n entries of distinct
+// values (repeated in turn): 900 000 entries of one value is the 3.6 MB
+// file of issue #16.6, within the 4 MiB cap.
+func satisfiesTool(id string, n, distinct int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"id": %q, "title": "T", "description": "D", "install": {"none": true}, "invoke": {"shell": "x"}, "satisfies": [`, id)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if distinct == 1 {
+			b.WriteString(`"s"`)
+		} else {
+			fmt.Fprintf(&b, `"s%d"`, i%distinct)
+		}
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// portsTool is a Tool with n input ports.
+func portsTool(n int) string {
+	var in []string
+	for i := range n {
+		in = append(in, fmt.Sprintf(`{"name": "p%d", "type": "Text", "required": %v}`, i, i%2 == 0))
+	}
+	return `{"id": "ports", "title": "T", "description": "D", "satisfies": ["s"], "install": {"none": true}, "invoke": {"shell": "bin/ports"}, "io": {"inputs": [` +
+		strings.Join(in, ",") + `], "outputs": []}}`
+}
+
+// mcpServer is an MCP snapshot of n tools.
+func mcpServer(n int) string {
+	var ts []string
+	for i := range n {
+		ts = append(ts, fmt.Sprintf(`{"name": "tool_%d", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}`, i))
+	}
+	return `{"server": {"name": "big"}, "tools": [` + strings.Join(ts, ",") + `]}`
+}
+
+func shapeCorpus(b *testing.B, files map[string]string) string {
+	b.Helper()
+	root := filepath.Join(b.TempDir(), "corpus")
+	files["skills/p/s.md"] = "---\nname: s\ndescription: d\n---\n"
+	for rel, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+func benchShape(b *testing.B, files map[string]string) {
+	root := shapeCorpus(b, files)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		st := openStore(b, "memory")
+		if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		st.Close()
+	}
+}
+
+func BenchmarkShapeSatisfies(b *testing.B) {
+	for _, c := range []struct{ n, distinct int }{{10_000, 1}, {100_000, 1}, {900_000, 1}, {1000, 1000}, {5000, 5000}, {100_000, 100_000}} {
+		b.Run(fmt.Sprintf("%d-of-%d", c.n, c.distinct), func(b *testing.B) {
+			benchShape(b, map[string]string{"tools/t.json": satisfiesTool("t", c.n, c.distinct)})
+		})
+	}
+}
+
+// BenchmarkShapeSatisfiesFourFiles: memory must not be held across files.
+func BenchmarkShapeSatisfiesFourFiles(b *testing.B) {
+	files := map[string]string{}
+	for i := range 4 {
+		files[fmt.Sprintf("tools/t%d.json", i)] = satisfiesTool(fmt.Sprintf("t%d", i), 900_000, 1)
+	}
+	benchShape(b, files)
+}
+
+func BenchmarkShapePorts(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchShape(b, map[string]string{"tools/t.json": portsTool(n)})
+		})
+	}
+}
+
+func BenchmarkShapeMCPTools(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchShape(b, map[string]string{"mcp/big.json": mcpServer(n)})
+		})
+	}
+}
