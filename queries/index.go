@@ -169,9 +169,16 @@ func index(raws []*raw) *Snapshot {
 		}
 	}
 	s.indexTools()
+	perID := map[string]int{}
+	for _, p := range s.Processes {
+		perID[p.ID]++
+	}
 	for _, p := range s.Processes {
 		keepFirst(s.procByIRI, p.IRI, p)
 		keepFirst(s.procByID, p.ID, p)
+		if perID[p.ID] > 1 {
+			p.dupOf = fileOf(p.Source)
+		}
 		if p.Instance != nil && p.Stem != "" {
 			keepFirst(s.procByStem, p.Instance.IRI+"\x00"+p.Stem, p)
 		}

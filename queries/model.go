@@ -166,10 +166,22 @@ type Process struct {
 	Activities []*Activity
 	Reachable  bool
 	Witness    []string
+	dupOf      string // source path when another process shares the id, else ""
 }
 
 // Key is the witness key of the process.
-func (p *Process) Key() string { return "process:" + p.ID }
+func (p *Process) Key() string { return "process:" + p.keyID() }
+
+// keyID is the process/@id, qualified by the source file when several
+// processes share the id (process-duplicate-id): two processes must never
+// share a node of the dispatch graph, or one's root would reach the
+// other's calls; which copy is meant must show in witnesses too.
+func (p *Process) keyID() string {
+	if p.dupOf != "" {
+		return p.ID + "@" + p.dupOf
+	}
+	return p.ID
+}
 
 // Activity is one BPMN flow node.
 type Activity struct {
@@ -199,7 +211,7 @@ type Activity struct {
 }
 
 // Key is the witness key of the activity.
-func (a *Activity) Key() string { return "activity:" + a.Process.ID + "/" + a.ID }
+func (a *Activity) Key() string { return "activity:" + a.Process.keyID() + "/" + a.ID }
 
 // Automation classifies the step (SPEC §2.4): automated, person or "".
 func (a *Activity) Automation() string {

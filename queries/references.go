@@ -1,6 +1,10 @@
 package queries
 
-import "github.com/skillgraph/skillgraph/ingest/record"
+import (
+	"slices"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
 
 // resolve links every stored reference to its entity.
 func (s *Snapshot) resolve() {
@@ -11,7 +15,8 @@ func (s *Snapshot) resolve() {
 			}
 		}
 		for _, iri := range t.SubprocIRI {
-			if p := s.resolveProcess(t.Instance, iri); p != nil {
+			// A process named by its stem and by its id is one subprocess.
+			if p := s.resolveProcess(t.Instance, iri); p != nil && !slices.Contains(t.Subprocesses, p) {
 				t.Subprocesses = append(t.Subprocesses, p)
 			}
 		}

@@ -94,3 +94,40 @@ func TestEntrypointUnknown(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDuplicateProcessIDKeepsCycleUnreached: a second process with the id of
+// a root process does not borrow the root's reachability, so a call cycle
+// behind it stays unreached (issue #11); a Tool naming one process by stem
+// and by id lists it once.
+func TestDuplicateProcessIDKeepsCycleUnreached(t *testing.T) {
+	bpmn := func(body string) string {
+		return `<?xml version="1.0"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL">` + body + `</definitions>`
+	}
+	root := corpus(t, map[string]string{
+		"harness.json": `{"name": "dup", "directories": [{"id": "p", "path": "processes", "graphTypologies": ["processes"]},
+  {"id": "t", "path": "tools", "graphTypologies": ["tools"]}, {"id": "s", "path": "skills", "graphTypologies": ["skills"]}],
+  "entrypoints": {"processes": ["root"]}}`,
+		"processes/root.bpmn":  bpmn(`<process id="P"><task id="Start"/></process>`),
+		"processes/cycle.bpmn": bpmn(`<process id="P"><callActivity id="ToQ" calledElement="Q"/></process><process id="Q"><callActivity id="ToP" calledElement="P"/></process>`),
+		"skills/x/s.md":        skillMD("s", ""),
+		"tools/t.json": `{"id": "t", "title": "T", "description": "D", "satisfies": ["s"], "install": {"none": true},
+  "invoke": {"shell": "bin/t"}, "subprocesses": ["sub", "Sub_Id"]}`,
+		"processes/sub.bpmn": bpmn(`<process id="Sub_Id"><task id="A"/></process>`),
+	})
+	s := build(t, "memory", root)
+	for _, p := range s.Processes {
+		if p.ID == "Q" && p.Reachable {
+			t.Errorf("Q is reachable through the other file's P: witness %v", p.Witness)
+		}
+		if p.ID == "P" && p.Stem == "cycle" && p.Reachable {
+			t.Errorf("cycle.bpmn's P is reachable: witness %v", p.Witness)
+		}
+		if p.ID == "P" && p.Stem == "root" && !p.Reachable {
+			t.Errorf("root.bpmn's P (the entry point) is not reachable")
+		}
+	}
+	if tl := s.Tool("t"); tl == nil || len(tl.Subprocesses) != 1 {
+		t.Errorf("subprocesses named by stem and id: %v, want one", tl.Subprocesses)
+	}
+}
