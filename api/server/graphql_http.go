@@ -101,6 +101,26 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
 		return
 	}
+	authCode, _ := h.authorize(r)
+	viewer := api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""}
+	// Answers are cached per snapshot; the ETag names the version and the
+	// request, so a client revalidating a GET gets 304 while the graph is
+	// unchanged. A mutation is never stored, so a hit is always a query.
+	key := cacheKey(snap.Version, mt, viewer, req)
+	tag := etag(snap.Version, "q"+key[:16])
+	w.Header().Set("Vary", "Accept, Authorization")
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if notModified(w, r, tag) {
+			return
+		}
+	}
+	if body, ok := h.cache.get(snap, key); ok {
+		w.Header().Set("ETag", tag)
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+		return
+	}
 	doc, err := api.Parse(req.Query, h.cfg.Limits)
 	if err != nil {
 		code := http.StatusOK
@@ -112,9 +132,9 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
 	defer cancel()
-	authCode, _ := h.authorize(r)
-	ctx = api.WithViewer(ctx, api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""})
-	if doc.IsMutation(req.OperationName) {
+	ctx = api.WithViewer(ctx, viewer)
+	mutation := doc.IsMutation(req.OperationName)
+	if mutation {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
 			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")
@@ -134,7 +154,21 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	if modern && res.RequestError {
 		code = http.StatusBadRequest
 	}
-	writeJSON(w, code, ctype, res)
+	if mutation || len(res.Errors) > 0 {
+		writeJSON(w, code, ctype, res)
+		return
+	}
+	body, err := json.Marshal(res)
+	if err != nil {
+		gqlError(w, http.StatusInternalServerError, ctype, "encode response: "+err.Error())
+		return
+	}
+	body = append(body, '\n')
+	h.cache.put(snap, key, body)
+	w.Header().Set("ETag", tag)
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
 }
 
 // authorize checks the bearer token: 0 when allowed, else a status and why.

@@ -70,7 +70,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		log = slog.New(slog.DiscardHandler)
 	}
 	heavy := max(cfg.MaxJSONLDExports, 1)
-	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy)}
+	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache()}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, h.logRequests(m))
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
@@ -110,7 +110,8 @@ type handlers struct {
 	schema *api.Schema
 	cfg    Config
 	log    *slog.Logger
-	heavy  chan struct{} // one token per running whole-graph JSON-LD export
+	heavy  chan struct{}  // one token per running whole-graph JSON-LD export
+	cache  *responseCache // /graphql answers of the served snapshot (graphql_cache.go)
 }
 
 type statusWriter struct {

@@ -1,0 +1,57 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+func getGraphQL(t *testing.T, base, query string, headers map[string]string) (int, string, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+"/graphql?query="+url.QueryEscape(query), nil)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), res.Header
+}
+
+// TestGraphQLCacheAndETag: an unchanged graph answers a repeated query
+// with the same body and ETag, and a revalidating GET with 304; a new
+// graph version changes the tag and the answer; the caller's rights are
+// part of the tag.
+func TestGraphQLCacheAndETag(t *testing.T) {
+	e := start(t, "s3cret", nil)
+	defer e.srv.Close()
+	const q = `{ graphVersion skill(id: "review") { id triage { verdict } } viewer { canRecord } }`
+	code, body1, h1 := getGraphQL(t, e.srv.URL, q, nil)
+	tag := h1.Get("ETag")
+	if code != 200 || tag == "" {
+		t.Fatalf("status %d, ETag %q: %s", code, tag, body1)
+	}
+	_, body2, h2 := getGraphQL(t, e.srv.URL, q, nil)
+	if body2 != body1 || h2.Get("ETag") != tag {
+		t.Fatalf("a repeated query differs: %s / %s", body1, body2)
+	}
+	if code, _, _ := getGraphQL(t, e.srv.URL, "{\n graphVersion, skill(id: \"review\") { id triage { verdict } } viewer { canRecord } }", map[string]string{"If-None-Match": tag}); code != http.StatusNotModified {
+		t.Fatalf("revalidation with the same tag (query laid out differently): status %d, want 304", code)
+	}
+	_, _, hAuth := getGraphQL(t, e.srv.URL, q, map[string]string{"Authorization": "Bearer s3cret"})
+	if hAuth.Get("ETag") == tag {
+		t.Fatal("a caller with other rights got the same tag")
+	}
+	if _, err := e.svc.RecordTriage(context.Background(), "review", "judgement", "cache test"); err != nil {
+		t.Fatal(err)
+	}
+	code, body3, h3 := getGraphQL(t, e.srv.URL, q, map[string]string{"If-None-Match": tag})
+	if code != 200 || h3.Get("ETag") == tag || body3 == body1 {
+		t.Fatalf("after a new version: status %d, tag %q (was %q), body %s", code, h3.Get("ETag"), tag, body3)
+	}
+}
