@@ -26,7 +26,8 @@ var checkCommand = &command{
 	args:    "--corpus DIR [--corpus DIR2] [--format text|json|sarif] [--fail-on error|warning|info] | --explain CODE",
 	summary: "The CI gate: print the findings and exit 1 when one is at least as severe as --fail-on.",
 	about: "Text is for people, json is the stable machine shape (file relative to its corpus root), sarif is SARIF 2.1.0 " +
-		"for GitHub code scanning (locations relative to the working directory). A corpus in which nothing is found is an error (exit 2).",
+		"for GitHub code scanning (locations relative to the git work tree, or the working directory, so they name files of the checkout). " +
+		"A corpus in which nothing is found is an error (exit 2). --explain CODE prints a code's entry of the finding registry.",
 	values: map[string][]string{"format": {"text", "json", "sarif"}, "fail-on": {"error", "warning", "info"}},
 	setup:  setupCheck,
 }
@@ -36,9 +37,19 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 	var c common
 	c.register(fs)
 	format := fs.String("format", "text", "text, json or sarif")
+	explain := fs.String("explain", "", "print what a finding code means, why it matters and an example, then exit")
 	failOn := fs.String("fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or info")
 	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		c.finish()
+		if *explain != "" {
+			r, ok := record.Lookup(*explain)
+			if !ok {
+				return usageError{"check", fmt.Sprintf("--explain: %q is not a finding code (docs/findings.md lists them)", *explain)}
+			}
+			fmt.Fprint(stdout, explainText(r))
+			fmt.Fprintf(stdout, "\n%s\n", helpURI(currentBuild(), r.Code))
+			return nil
+		}
 		threshold := record.Severity(*failOn).Rank()
 		if threshold == 0 {
 			return usageError{"check", fmt.Sprintf("--fail-on must be error, warning or info, not %q", *failOn)}
@@ -71,7 +82,11 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		case "sarif":
-			if err := writeSARIF(stdout, out); err != nil {
+			base, err := sarifBase()
+			if err != nil {
+				return err
+			}
+			if err := writeSARIF(stdout, sarifInput{Findings: out, Corpora: c.found, Base: base, Build: currentBuild(), Describe: describeRule}); err != nil {
 				return err
 			}
 		default:

@@ -38,7 +38,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		ingestCommand, checkCommand, coverageCommand, queryCommand, serveCommand,
+		ingestCommand, checkCommand, diffCommand, coverageCommand, queryCommand, serveCommand,
 		exportCommand, genCommand, versionCommand, completionCommand,
 	}
 }

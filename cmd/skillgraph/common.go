@@ -30,6 +30,9 @@ type common struct {
 	store   string
 	maxSize int64
 	verbose bool
+	// found is each corpus as discovery saw it (requireContent fills it):
+	// reports that locate files outside their corpus (SARIF) need the roots.
+	found []sarifCorpus
 }
 
 func (c *common) register(fs *flag.FlagSet) {

@@ -40,13 +40,34 @@ func (c *common) requireContent() error {
 		case !st.IsDir():
 			return fmt.Errorf("corpus %s: %s is a file, not the folder that holds the corpus", root, abs)
 		}
-		corpus, err := discover.Load(root, discover.Options{MaxFileSize: c.maxSize})
+		// A workspace root stands for every instance declared under it, as
+		// in ingest: it has content when any of them has.
+		ws, err := discover.Workspace(root, discover.Options{MaxFileSize: c.maxSize})
 		if err != nil {
 			return err
 		}
-		if err := nothingFound(root, corpus, c.maxSize); err != nil {
-			return err
+		var empty error
+		var found []sarifCorpus
+		for _, in := range ws {
+			corpus, err := discover.Load(in.Root, discover.Options{MaxFileSize: c.maxSize, Exclude: in.Exclude})
+			if err != nil {
+				return err
+			}
+			if err := nothingFound(root, corpus, c.maxSize); err != nil && empty == nil {
+				empty = err
+			} else if err == nil {
+				empty = nil
+				found = append(found, sarifCorpus{Instance: corpus.Instance.Name, Root: corpus.Root})
+			}
+			corpus.Close()
 		}
+		if len(found) == 0 {
+			if empty == nil {
+				empty = fmt.Errorf("nothing found in corpus %s (%s): no instance in it", root, abs)
+			}
+			return empty
+		}
+		c.found = append(c.found, found...)
 	}
 	return nil
 }

@@ -102,12 +102,13 @@ func TestVersionFromBuildInfo(t *testing.T) {
 	}{
 		{"tagged", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.4.0"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-11-30T12:00:00Z"}, {Key: "vcs.modified", Value: "false"}}},
-			[]string{"skillgraph v1.4.0\n", "revision 0123456789abcdef0123 (2026-11-30T12:00:00Z)\n", "go1.26.0"}, "v1.4.0"},
+			[]string{"skillgraph v1.4.0\n", "revision 0123456789abcdef0123 (2026-11-30T12:00:00Z)\n", "go1.26.0"}, "1.4.0"},
 		{"dirty checkout", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}},
-			[]string{"skillgraph (devel)\n", "with uncommitted changes"}, "devel+0123456789ab.dirty"},
-		{"no vcs", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, []string{"revision unknown"}, "devel"},
-		{"no build info", nil, []string{"skillgraph (devel)"}, "devel"},
+			[]string{"skillgraph (devel)\n", "with uncommitted changes"}, "0.0.0-devel+0123456789ab.dirty"},
+		{"no vcs", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, []string{"revision unknown"}, "0.0.0-devel"},
+		{"pseudo-version", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261201102047-f750bf2b2807"}}, []string{"skillgraph v0.0.0-20261201102047-f750bf2b2807\n"}, "0.0.0-20261201102047-f750bf2b2807"},
+		{"no build info", nil, []string{"skillgraph (devel)"}, "0.0.0-devel"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -263,5 +264,21 @@ func TestCompletionScriptsNameEveryFlag(t *testing.T) {
 				t.Errorf("%s -n: %v\n%s", shell, err, out)
 			}
 		})
+	}
+}
+
+// TestHelpURIPinsReleases: a release links the docs of its own tag, any
+// other build the docs on main; both absolute.
+func TestHelpURIPinsReleases(t *testing.T) {
+	cases := []struct{ version, want string }{
+		{"v1.4.0", "https://github.com/skillgraph/skillgraph/blob/v1.4.0/docs/findings.md#bean-cycle"},
+		{"v1.5.0-rc.1", "https://github.com/skillgraph/skillgraph/blob/v1.5.0-rc.1/docs/findings.md#bean-cycle"},
+		{"v0.0.0-20261201102047-f750bf2b2807", "https://github.com/skillgraph/skillgraph/blob/main/docs/findings.md#bean-cycle"},
+		{"(devel)", "https://github.com/skillgraph/skillgraph/blob/main/docs/findings.md#bean-cycle"},
+	}
+	for _, tc := range cases {
+		if got := helpURI(build{Path: modulePath, Version: tc.version}, "bean-cycle"); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.version, got, tc.want)
+		}
 	}
 }

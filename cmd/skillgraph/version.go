@@ -5,10 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
 )
+
+// modulePath is the module, for a binary without build info.
+const modulePath = "github.com/skillgraph/skillgraph"
 
 // version overrides the module version when set at build time with
 // -ldflags "-X main.version=…" (a packager's own version string).
@@ -27,6 +32,7 @@ var versionCommand = &command{
 
 // build is what the binary knows about its own build.
 type build struct {
+	Path     string // module path
 	Version  string // module version: a tag, a pseudo-version, or "(devel)"
 	Revision string // VCS commit, "" when built outside a checkout
 	Time     string // commit time, RFC 3339
@@ -37,8 +43,11 @@ type build struct {
 // readBuild reads the build info the Go toolchain stamps into every binary
 // (go build and go install record the module version and the VCS state).
 func readBuild(bi *debug.BuildInfo) build {
-	b := build{Version: "(devel)", Go: runtime.Version()}
+	b := build{Path: modulePath, Version: "(devel)", Go: runtime.Version()}
 	if bi != nil {
+		if bi.Main.Path != "" {
+			b.Path = bi.Main.Path
+		}
 		if bi.Main.Version != "" {
 			b.Version = bi.Main.Version
 		}
@@ -62,21 +71,46 @@ func readBuild(bi *debug.BuildInfo) build {
 	return b
 }
 
-// toolVersion is the version SARIF and other reports name: the module
-// version, or for a development build the revision it was built from, so a
-// report always says which code produced it.
+// toolVersion is the version SARIF and other reports name, as semantic
+// version without the "v": the module version (a tag or a pseudo-version),
+// or for a build without one 0.0.0-devel with the revision it was built
+// from, so a report always says which code produced it.
 func (b build) toolVersion() string {
 	if b.Version != "(devel)" {
-		return b.Version
+		return strings.TrimPrefix(b.Version, "v")
 	}
+	v := "0.0.0-devel"
 	if b.Revision != "" {
-		v := "devel+" + short(b.Revision)
+		v += "+" + short(b.Revision)
 		if b.Modified {
 			v += ".dirty"
 		}
-		return v
 	}
-	return "devel"
+	return v
+}
+
+// tagged matches a release tag (not a pseudo-version): docs links pin to it.
+var (
+	tagged = regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	pseudo = regexp.MustCompile(`\d{14}-[0-9a-f]{12}(\+[0-9A-Za-z.-]+)?$`)
+)
+
+// docsRef is the git ref the docs links of this build point at: its release
+// tag, so an old binary links the docs of its own codes; main otherwise.
+func (b build) docsRef() string {
+	if tagged.MatchString(b.Version) && !pseudo.MatchString(b.Version) {
+		return b.Version
+	}
+	return "main"
+}
+
+// informationURI is the project's home page: the module path on GitHub.
+func informationURI(b build) string { return "https://" + b.Path }
+
+// helpURI is the absolute, stable link to a code's entry in
+// docs/findings.md (docs/decisions.md: SARIF links).
+func helpURI(b build, code string) string {
+	return fmt.Sprintf("https://%s/blob/%s/docs/findings.md#%s", b.Path, b.docsRef(), url.PathEscape(code))
 }
 
 func short(rev string) string { return rev[:min(len(rev), 12)] }
