@@ -88,7 +88,12 @@ func (s *Snapshot) reachability() {
 	for _, sv := range s.Servers {
 		for _, name := range sv.Tools {
 			key := "mcp:" + sv.Name + "/" + name
-			roots[key] = true
+			// Under an exposure profile (SPEC §5.5) a listing is a root
+			// only while the profile keeps its MCP Tool: a host that hides
+			// the tool offers no such entry point.
+			if s.Profile == "" || s.hasMCPTool(sv.Name, name) {
+				roots[key] = true
+			}
 			for _, t := range s.Tools {
 				if t.Origin == "mcp" && t.Server == sv.Name && t.McpName == name {
 					edge(key, t.Key())
@@ -259,4 +264,15 @@ func (s *Snapshot) processIn(in *Instance, id string) *Process {
 		return nil
 	}
 	return s.resolveProcess(in, jsonld.Mint(in.IRI, "process", id))
+}
+
+// hasMCPTool reports whether the Tools counted hold the MCP Tool of one
+// listing.
+func (s *Snapshot) hasMCPTool(server, name string) bool {
+	for _, t := range s.Tools {
+		if t.Origin == "mcp" && t.Server == server && t.McpName == name {
+			return true
+		}
+	}
+	return false
 }

@@ -128,6 +128,9 @@ func refLine(r record.RefLines, field, ref string, node int) int {
 // (SPEC §4 entrypoint-unknown, §5.3 roots): a typo there silently removes a
 // root, so everything it alone reaches would look unreachable.
 func (s *Snapshot) checkEntrypoints() {
+	if s.Profile != "" {
+		return // a profile hides Tools on purpose; the full graph reports
+	}
 	for _, in := range s.Instances {
 		var decl *Source
 		for _, src := range s.Sources {

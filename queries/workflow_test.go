@@ -102,6 +102,13 @@ func TestProfileBreaksWorkflow(t *testing.T) {
 	if w.FirstGap == nil || w.FirstGap.Step.ID != "Ship" || w.Ratio() != 0.5 {
 		t.Fatalf("under ro: ratio %v first gap %+v", w.Ratio(), w.FirstGap)
 	}
+	// The profile hides store.put-item: its listing is no root either.
+	if roots := strings.Join(ro.Reach.Roots, ","); strings.Contains(roots, "put_item") || !strings.Contains(roots, "get_item") {
+		t.Errorf("roots under ro: %s", roots)
+	}
+	if roots := strings.Join(s.Reach.Roots, ","); !strings.Contains(roots, "put_item") {
+		t.Errorf("roots without a profile: %s", roots)
+	}
 	if ro.Skill("ship").Covered {
 		t.Error("ship is not covered under the read-only profile")
 	}
