@@ -37,10 +37,6 @@ var skillOrder = graphql.NewEnum(graphql.EnumConfig{Name: "SkillOrder", Values: 
 	"ID": {Value: "id"}, "PACKAGE": {Value: "package"}, "TIER": {Value: "tier"},
 }})
 
-// tierRank orders the triage queue: C first (needs a human read), then A,
-// B, D, then covered skills.
-var tierRank = map[string]int{"C": 0, "A": 1, "B": 2, "D": 3, "": 4}
-
 func orderSkills(all []any, args map[string]any) {
 	by, _ := args["orderBy"].(string)
 	desc, _ := args["desc"].(bool)
@@ -49,7 +45,7 @@ func orderSkills(all []any, args map[string]any) {
 	case "package":
 		key = func(s *queries.Skill) string { return s.Package + "\x00" + s.ID }
 	case "tier":
-		key = func(s *queries.Skill) string { return string(rune('0'+tierRank[s.Tier])) + s.ID }
+		key = func(s *queries.Skill) string { return string(rune('0'+queries.TriageRank(s.Tier))) + s.ID }
 	}
 	keys := make(map[any]string, len(all))
 	for _, x := range all {

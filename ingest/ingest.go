@@ -111,7 +111,7 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	}()
 	for _, wi := range insts {
 		root := wi.Root
-		c, err := discover.Load(root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude})
+		c, err := discover.Load(ctx, root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude})
 		if err != nil {
 			return Result{}, err
 		}
@@ -199,12 +199,27 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	}
 	v, err := store.Apply(ctx, changes)
 	if err != nil {
-		return Result{}, err
+		return Result{}, fmt.Errorf("store %s: %w", graphsOf(changes), err)
 	}
 	res.Version, res.Duration, res.Changes = v, time.Since(start), changes
 	log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
 		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
 	return res, nil
+}
+
+// graphsOf names the graphs of a failed commit (the first few and how
+// many), so a store error says which files it concerns.
+func graphsOf(changes []graph.Change) string {
+	const shown = 3
+	var names []string
+	for i, c := range changes {
+		if i == shown {
+			names = append(names, fmt.Sprintf("and %d more", len(changes)-shown))
+			break
+		}
+		names = append(names, c.Graph)
+	}
+	return fmt.Sprintf("%d graphs (%s)", len(changes), strings.Join(names, ", "))
 }
 
 // convert turns each unit into quads on all cores: json-gold costs about a

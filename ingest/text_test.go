@@ -31,7 +31,7 @@ func TestNotTextYieldsNoRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := discover.Load(root, discover.Options{})
+	c, err := discover.Load(context.Background(), root, discover.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

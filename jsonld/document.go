@@ -221,14 +221,10 @@ func skillNode(doc string, s record.Skill) node {
 // contractIRI is the IRI of a contract named by a skill: an https:// IRI as
 // is, a path as a contract node of the instance.
 func contractIRI(doc, ref string) string {
-	if isExternal(ref) {
+	if record.ContractExternal(ref) {
 		return ref
 	}
 	return Mint(doc, "contract", ref)
-}
-
-func isExternal(ref string) bool {
-	return len(ref) > 8 && (ref[:8] == "https://" || ref[:7] == "http://")
 }
 
 func toolSkillNode(doc string, t record.ToolSkill) node {

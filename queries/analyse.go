@@ -9,7 +9,6 @@ import (
 // analyse resolves references and runs every analysis, in dependency order.
 func (s *Snapshot) analyse() {
 	s.resolve()
-	s.checkReferences()
 	s.checkEntrypoints()
 	s.checkBeans()
 	s.checkTriggers()

@@ -28,6 +28,26 @@ type Tier struct {
 // Tiers in report order.
 var tierNames = []string{"A", "B", "C", "D"}
 
+// triageOrder is the order the uncovered tiers are worked in (SPEC §6.3:
+// tier C first, it needs a human read; then A, B, D, as docs/decisions.md
+// records).
+var triageOrder = []string{"C", "A", "B", "D"}
+
+// TriageOrder returns the tiers in triage order; the API, the CLI and the
+// page list the queue in it.
+func TriageOrder() []string { return append([]string(nil), triageOrder...) }
+
+// TriageRank is a tier's place in triage order (0 for C); a skill without a
+// tier (covered) comes after every tier.
+func TriageRank(tier string) int {
+	for i, t := range triageOrder {
+		if t == tier {
+			return i
+		}
+	}
+	return len(triageOrder)
+}
+
 // contractState is the outcome of checking one satisfies edge.
 type contractState int
 
@@ -47,7 +67,7 @@ func (s *Snapshot) coverage() {
 			dir      string
 		}{
 			{sk.InputRef, sk.InputIRI, sk.InputLine, "input"}, {sk.OutputRef, sk.OutputIRI, sk.OutputLine, "output"}} {
-			if c.ref == "" || isExternal(c.ref) {
+			if c.ref == "" || record.ContractExternal(c.ref) {
 				continue
 			}
 			if s.Contracts[c.iri] == nil {
@@ -88,7 +108,7 @@ func (s *Snapshot) coverage() {
 				c.Tiers[i].Skills = append(c.Tiers[i].Skills, sk)
 			}
 		}
-		if sk.Tier == "A" && hasStep(sk, "person") {
+		if sk.BothHalves() {
 			c.BothHalves = append(c.BothHalves, sk)
 		}
 	}
@@ -217,17 +237,13 @@ func (s *Snapshot) scriptsFor(sk *Skill) []*Script {
 	return out
 }
 
-func isExternal(ref string) bool {
-	return strings.HasPrefix(ref, "https://") || strings.HasPrefix(ref, "http://")
-}
-
 // checkContract checks T satisfies S against S's input contract (SPEC §5.2)
 // and records the findings.
 func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 	if sk.InputRef == "" {
 		return contractNotChecked
 	}
-	if isExternal(sk.InputRef) {
+	if record.ContractExternal(sk.InputRef) {
 		s.add(s.finding(record.CodeContractExternal, t.Source, t.Line, t.IRI,
 			"tool %s satisfies %s, whose input contract %s is external: not fetched, not checked", t.ID, sk.ID, sk.InputRef))
 		return contractExternal

@@ -6,18 +6,33 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
-// resolve links every stored reference to its entity.
+// resolve links every stored reference to its entity, once, and reports
+// each one that names nothing (SPEC §2.2, §2.4) at the reference's line.
+// A reference is written as the id it names: ids are escaped reversibly
+// when minted (jsonld.Escape), so localKey gives the reference as written.
 func (s *Snapshot) resolve() {
 	for _, t := range s.Tools {
 		for _, iri := range t.SatisfiesIRI {
 			if sk := s.resolveSkill(t.Instance, iri); sk != nil {
 				t.Satisfies = append(t.Satisfies, sk)
+			} else {
+				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
+					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.SubprocIRI {
 			// A process named by its stem and by its id is one subprocess.
 			if p := s.resolveProcess(t.Instance, iri); p != nil && !slices.Contains(t.Subprocesses, p) {
 				t.Subprocesses = append(t.Subprocesses, p)
+			} else {
+				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
+					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
+			}
+		}
+		for _, iri := range t.RemedyIRI {
+			if s.resolveTool(t.Instance, iri) == nil {
+				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, refLine(t.Refs, "remedies.tool", localKey(iri), t.Line), t.IRI,
+					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
 			}
 		}
 	}
@@ -27,6 +42,9 @@ func (s *Snapshot) resolve() {
 				if sk := s.resolveSkill(p.Instance, iri); sk != nil {
 					a.Skills = append(a.Skills, sk)
 					sk.Steps = append(sk.Steps, a)
+				} else {
+					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
+						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
 				}
 			}
 			// A Camunda task type or topic names a skill only when one
@@ -40,7 +58,10 @@ func (s *Snapshot) resolve() {
 				}
 			}
 			if a.CallsIRI != "" {
-				a.Calls = s.resolveProcess(p.Instance, a.CallsIRI)
+				if a.Calls = s.resolveProcess(p.Instance, a.CallsIRI); a.Calls == nil {
+					s.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
+						"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
+				}
 			}
 		}
 	}
@@ -69,46 +90,6 @@ func (s *Snapshot) resolve() {
 		for _, m := range mcpTools[t.McpTool] {
 			if t.McpServer == "" || t.McpServer == m.Server {
 				t.ExposedBy = append(t.ExposedBy, m)
-			}
-		}
-	}
-}
-
-// checkReferences reports dangling references between files.
-func (s *Snapshot) checkReferences() {
-	for _, t := range s.Tools {
-		for _, iri := range t.SatisfiesIRI {
-			if s.resolveSkill(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
-					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
-			}
-		}
-		for _, iri := range t.SubprocIRI {
-			if s.resolveProcess(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
-					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
-			}
-		}
-		for _, iri := range t.RemedyIRI {
-			if s.resolveTool(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, refLine(t.Refs, "remedies.tool", localKey(iri), t.Line), t.IRI,
-					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
-			}
-		}
-	}
-	for _, p := range s.Processes {
-		for _, a := range p.Activities {
-			for _, iri := range a.SkillIRI {
-				if s.resolveSkill(p.Instance, iri) == nil {
-					// localKey gives back the reference as written: ids are
-					// escaped reversibly when minted (jsonld.Escape).
-					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
-						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
-				}
-			}
-			if a.CallsIRI != "" && a.Calls == nil {
-				s.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
-					"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
 			}
 		}
 	}

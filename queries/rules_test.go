@@ -201,3 +201,14 @@ func TestReachabilityRootsAndCycles(t *testing.T) {
 		}
 	}
 }
+
+func TestTriageOrder(t *testing.T) {
+	if got := strings.Join(TriageOrder(), ""); got != "CABD" {
+		t.Errorf("TriageOrder = %s", got)
+	}
+	for tier, want := range map[string]int{"C": 0, "A": 1, "B": 2, "D": 3, "": 4, "Z": 4} {
+		if got := TriageRank(tier); got != want {
+			t.Errorf("TriageRank(%q) = %d, want %d", tier, got, want)
+		}
+	}
+}

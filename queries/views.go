@@ -1,6 +1,10 @@
 package queries
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
 
 // This file holds the answers the API shows that are decisions, not
 // field reads: the GraphQL resolvers call them instead of deciding.
@@ -122,7 +126,7 @@ func (s *Snapshot) InputContract(sk *Skill) *ContractView {
 		return nil
 	}
 	cv := &ContractView{Ref: sk.InputRef, Required: []string{}}
-	if isExternal(sk.InputRef) {
+	if record.ContractExternal(sk.InputRef) {
 		cv.External = true
 		return cv
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,7 +50,7 @@ func (c *common) requireContent() error {
 		var empty error
 		var found []sarifCorpus
 		for _, in := range ws {
-			corpus, err := discover.Load(in.Root, discover.Options{MaxFileSize: c.maxSize, Exclude: in.Exclude})
+			corpus, err := discover.Load(context.Background(), in.Root, discover.Options{MaxFileSize: c.maxSize, Exclude: in.Exclude})
 			if err != nil {
 				return err
 			}

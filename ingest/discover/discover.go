@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,8 +70,12 @@ var typologyKinds = map[string]string{
 }
 
 // Load discovers one corpus rooted at root. The corpus keeps the root open
-// for confined reading (Corpus.ReadFile) until Close.
-func Load(root string, opt Options) (*Corpus, error) {
+// for confined reading (Corpus.ReadFile) until Close. A cancelled ctx stops
+// it before it reads anything.
+func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", root, err)
+	}
 	if opt.MaxFileSize <= 0 {
 		opt.MaxFileSize = DefaultMaxFileSize
 	}

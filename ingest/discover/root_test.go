@@ -2,6 +2,7 @@ package discover
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -60,7 +61,7 @@ func TestSwapAfterDiscovery(t *testing.T) {
 	put(t, outside, "p/a.md", "---\nname: stolen\ndescription: stolen\n---\n")
 	put(t, root, "skills/p/a.md", "---\nname: a\ndescription: d\n---\n")
 	put(t, root, "skills/q/b.md", "---\nname: b\ndescription: d\n---\n")
-	c, err := Load(root, Options{})
+	c, err := Load(context.Background(), root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestFIFOsNamedByDiscovery(t *testing.T) {
 			dir := t.TempDir()
 			c.setup(t, dir)
 			bounded(t, func() {
-				cp, err := Load(dir, Options{})
+				cp, err := Load(context.Background(), dir, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -188,7 +189,7 @@ func TestFileNotRead(t *testing.T) {
 	put(t, dir, "tools/t.ts", "export {}")
 	put(t, dir, "tools/t.mjs", "export {}")
 	put(t, dir, "tools/Makefile", "all:")
-	c, err := Load(dir, Options{})
+	c, err := Load(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
