@@ -4,6 +4,11 @@ package contract
 
 import (
 	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -42,7 +47,13 @@ func Parse(path string, data []byte) (out record.File) {
 	c := record.Contract{Path: path, Properties: map[string]string{}}
 	c.Required = ynode.Strings(ynode.Get(root, "required"))
 	for _, pr := range ynode.Pairs(ynode.Get(root, "properties")) {
-		c.Properties[pr.Key.Value] = ynode.SchemaType(ynode.Get(pr.Value, "type"))
+		typ, external := propertyType(root, pr.Value)
+		c.Properties[pr.Key.Value] = typ
+		if external != nil {
+			out.Findings = append(out.Findings, record.Finding{Code: record.CodeContractExternal,
+				Severity: record.SeverityOf(record.CodeContractExternal), File: path, Line: ynode.Line(external),
+				Message: fmt.Sprintf("%s: property %q refers to %q, which is not fetched: its type is not checked", path, pr.Key.Value, ynode.Str(external))})
+		}
 	}
 	out.Contracts = []record.Contract{c}
 	return out
@@ -54,4 +65,70 @@ func parseError(path string, line int, msg string) record.Finding {
 	}
 	return record.Finding{Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: path, Line: line,
 		Message: fmt.Sprintf("%s: %s", path, msg)}
+}
+
+// maxRefHops bounds a chain of $refs (a cycle ends there too).
+const maxRefHops = 32
+
+// propertyType is the JSON type of a property schema, following local
+// $refs (`#/$defs/N`, `#/definitions/N`, any JSON pointer into this
+// document) so that a property typed through a definition is checked
+// like one typed inline (SPEC §5.2). A $ref to another document is not
+// fetched: external is its node, and the type is "" (not stated).
+func propertyType(root, n *yaml.Node) (typ string, external *yaml.Node) {
+	for hop := 0; hop < maxRefHops && n != nil; hop++ {
+		if t := ynode.SchemaType(ynode.Get(n, "type")); t != "" {
+			return t, nil
+		}
+		ref := ynode.Get(n, "$ref")
+		if ref == nil {
+			return "", nil
+		}
+		target, local := pointer(root, ynode.Str(ref))
+		if !local {
+			return "", ref
+		}
+		n = target
+	}
+	return "", nil
+}
+
+// pointer resolves a same-document reference "#/a/b" (RFC 6901 escapes,
+// percent-decoded as a URI fragment); local is false for any other
+// reference. A local pointer to nothing gives nil.
+func pointer(root *yaml.Node, ref string) (n *yaml.Node, local bool) {
+	if !strings.HasPrefix(ref, "#") {
+		return nil, false
+	}
+	frag, err := url.PathUnescape(ref[1:])
+	if err != nil {
+		return nil, true
+	}
+	n = root
+	if frag == "" {
+		return n, true
+	}
+	if !strings.HasPrefix(frag, "/") {
+		return nil, true // an anchor name: not resolved
+	}
+	for _, tok := range strings.Split(frag[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case ynode.IsMap(n):
+			n = ynode.Get(n, tok)
+		case ynode.IsSeq(n):
+			i, err := strconv.Atoi(tok)
+			items := ynode.Items(n)
+			if err != nil || i < 0 || i >= len(items) {
+				return nil, true
+			}
+			n = items[i]
+		default:
+			return nil, true
+		}
+		if n == nil {
+			return nil, true
+		}
+	}
+	return n, true
 }

@@ -92,3 +92,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestRefs: a property typed through a local $ref is typed like one typed
+// inline (chains and JSON-pointer escapes followed, cycles bounded); a $ref
+// to another document is contract-external at its line and left untyped
+// (issue #11, SPEC §5.2).
+func TestRefs(t *testing.T) {
+	data := `{
+  "type": "object",
+  "properties": {
+    "n": {"$ref": "#/$defs/N"},
+    "chain": {"$ref": "#/$defs/Alias"},
+    "escaped": {"$ref": "#/definitions/a~1b"},
+    "own": {"$ref": "#/$defs/N", "type": "string"},
+    "loop": {"$ref": "#/$defs/Loop"},
+    "dangling": {"$ref": "#/$defs/Nope"},
+    "remote": {"$ref": "https://example.org/types.json#/$defs/N"}
+  },
+  "$defs": {"N": {"type": "integer"}, "Alias": {"$ref": "#/$defs/N"}, "Loop": {"$ref": "#/$defs/Loop"}},
+  "definitions": {"a/b": {"type": "boolean"}}
+}`
+	f := Parse("schemas/c.json", []byte(data))
+	want := map[string]string{"n": "integer", "chain": "integer", "escaped": "boolean", "own": "string",
+		"loop": "", "dangling": "", "remote": ""}
+	if len(f.Contracts) != 1 || !reflect.DeepEqual(f.Contracts[0].Properties, want) {
+		t.Fatalf("properties %+v, want %+v", f.Contracts, want)
+	}
+	if len(f.Findings) != 1 || f.Findings[0].Code != record.CodeContractExternal || f.Findings[0].Line != 10 ||
+		f.Findings[0].Severity != record.Info {
+		t.Errorf("findings %+v, want one contract-external (info) on line 10", f.Findings)
+	}
+}
