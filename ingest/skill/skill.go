@@ -75,7 +75,40 @@ func Parse(path string, data []byte, opt Options) record.File {
 	default:
 		out.Skills = append(out.Skills, p.harness())
 	}
+	p.boundLists()
 	return out
+}
+
+// boundLists drops, with a parse-error finding, a list of a record that
+// holds more than ynode.MaxItems entries: each entry is a value of one
+// graph node, and the conversion merges them in quadratic time (issue
+// #16.6).
+func (p *parser) boundLists() {
+	over := func(n int, what, subject string) bool {
+		if !ynode.OverItems(n) {
+			return false
+		}
+		p.add(record.CodeParseError, 1, subject, fmt.Sprintf("%d %s, over the limit of %d one record may hold; none of them is read", n, what, ynode.MaxItems))
+		return true
+	}
+	for i := range p.out.Skills {
+		s := &p.out.Skills[i]
+		if over(len(s.AllowedTools), "allowed-tools entries", s.ID) {
+			s.AllowedTools = nil
+		}
+		if over(len(s.Includes), "includes", s.ID) {
+			s.Includes = nil
+		}
+		if over(len(s.ShellBlocks), "shell blocks", s.ID) {
+			s.ShellBlocks = nil
+		}
+	}
+	for i := range p.out.Tools {
+		t := &p.out.Tools[i]
+		if over(len(t.Inputs), "params", t.ID) {
+			t.Inputs = nil
+		}
+	}
 }
 
 // newParser normalises the text (BOM, CRLF, CR) and splits front matter and body.

@@ -33,6 +33,10 @@ func TooMany(n *yaml.Node) (int, bool) {
 	return count, count > MaxItems
 }
 
+// OverItems reports a list of a record that holds more entries than
+// MaxItems; the caller drops the list with a finding.
+func OverItems(n int) bool { return n > MaxItems }
+
 // Unique returns ss without repeats, in first-seen order.
 func Unique(ss []string) []string {
 	seen := make(map[string]bool, len(ss))
