@@ -50,6 +50,9 @@ func TestGraphQLCacheAndETag(t *testing.T) {
 	if _, err := e.svc.RecordTriage(context.Background(), "review", "judgement", "cache test"); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, h := getGraphQL(t, e.srv.URL, `{ skills(first: 501) { totalCount } }`, nil); h.Get("ETag") != "" {
+		t.Fatal("an answer with errors carries an ETag")
+	}
 	code, body3, h3 := getGraphQL(t, e.srv.URL, q, map[string]string{"If-None-Match": tag})
 	if code != 200 || h3.Get("ETag") == tag || body3 == body1 {
 		t.Fatalf("after a new version: status %d, tag %q (was %q), body %s", code, h3.Get("ETag"), tag, body3)

@@ -40,6 +40,14 @@ func graphqlMediaType(r *http.Request) string {
 // they are 400 and everything else 200, with application/json every
 // well-formed request is 200 (GraphQL over HTTP §6.4).
 func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+	default:
+		// chi's own 405 names one method at a time
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		gqlError(w, http.StatusMethodNotAllowed, mediaJSON+"; charset=utf-8", "/graphql answers GET, HEAD and POST")
+		return
+	}
 	mt := graphqlMediaType(r)
 	modern := mt == mediaGraphQLResponse
 	ctype := mediaJSON + "; charset=utf-8"
@@ -127,6 +135,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		if modern {
 			code = http.StatusBadRequest
 		}
+		w.Header().Del("ETag")
 		writeJSON(w, code, ctype, api.ErrorResponse(err))
 		return
 	}
@@ -155,6 +164,8 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		code = http.StatusBadRequest
 	}
 	if mutation || len(res.Errors) > 0 {
+		// not stored, so not revalidated: an error may be transient
+		w.Header().Del("ETag")
 		writeJSON(w, code, ctype, res)
 		return
 	}

@@ -66,6 +66,22 @@ func TestGraphQLOverHTTP(t *testing.T) {
 			}
 		})
 	}
+	t.Run("methods", func(t *testing.T) {
+		for _, c := range []struct {
+			method string
+			code   int
+		}{{http.MethodHead, 200}, {http.MethodPut, 405}, {http.MethodDelete, 405}, {http.MethodPatch, 405}} {
+			req, _ := http.NewRequest(c.method, e.srv.URL+"/graphql?query={graphVersion}", nil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != c.code || (c.code == 405 && res.Header.Get("Allow") != "GET, HEAD, POST") {
+				t.Errorf("%s: status %d, Allow %q", c.method, res.StatusCode, res.Header.Get("Allow"))
+			}
+		}
+	})
 	t.Run("extensions must be an object", func(t *testing.T) {
 		code, _ := postRaw(t, e.srv.URL, "application/json", []byte(`{"query": "{ graphVersion }", "extensions": "x"}`), nil)
 		if code != 400 {

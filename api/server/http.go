@@ -88,8 +88,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 			metrics.ServeHTTP(w, r)
 		})
 	}
-	r.Post("/graphql", h.graphql)
-	get("/graphql", h.graphql)
+	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
 	get("/graphiql", h.graphiql)
 	get("/graphiql/*", h.graphiqlAsset)
 	get("/export", h.export)
