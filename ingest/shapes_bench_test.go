@@ -115,3 +115,39 @@ func BenchmarkShapeMCPTools(b *testing.B) {
 		})
 	}
 }
+
+// bpmnProcess is one process of n tasks chained by n sequence flows.
+func bpmnProcess(n int) string {
+	var b strings.Builder
+	b.WriteString(`<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P">`)
+	for i := range n {
+		fmt.Fprintf(&b, `<task id="T%d"/><sequenceFlow id="F%d" sourceRef="T%d" targetRef="T%d"/>`, i, i, i, i+1)
+	}
+	b.WriteString(`</process></definitions>`)
+	return b.String()
+}
+
+// contractSchema is a JSON Schema contract of n properties.
+func contractSchema(n int) string {
+	var props []string
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"p%d": {"type": "string"}`, i))
+	}
+	return `{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {` + strings.Join(props, ",") + `}}`
+}
+
+func BenchmarkShapeBPMN(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchShape(b, map[string]string{"processes/p.bpmn": bpmnProcess(n)})
+		})
+	}
+}
+
+func BenchmarkShapeContract(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchShape(b, map[string]string{"schemas/skills/c.json": contractSchema(n)})
+		})
+	}
+}

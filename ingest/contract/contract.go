@@ -44,6 +44,15 @@ func Parse(path string, data []byte) (out record.File) {
 		out.Findings = append(out.Findings, parseError(path, ynode.Line(root), "not a JSON Schema object"))
 		return out
 	}
+	for _, field := range []string{"properties", "required"} {
+		// Each property is a value of the contract's graph node, merged in
+		// quadratic time by the conversion (issue #16.6).
+		if count, over := ynode.TooMany(ynode.Get(root, field)); over {
+			out.Findings = append(out.Findings, parseError(path, ynode.Line(ynode.Get(root, field)),
+				fmt.Sprintf("%s lists %d entries, over the limit of %d a contract may hold; the contract is not read", field, count, ynode.MaxItems)))
+			return out
+		}
+	}
 	c := record.Contract{Path: path, Properties: map[string]string{}}
 	c.Required = ynode.Strings(ynode.Get(root, "required"))
 	for _, pr := range ynode.Pairs(ynode.Get(root, "properties")) {

@@ -1,9 +1,11 @@
 package contract
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -121,5 +123,25 @@ func TestRefs(t *testing.T) {
 	if len(f.Findings) != 1 || f.Findings[0].Code != record.CodeContractExternal || f.Findings[0].Line != 10 ||
 		f.Findings[0].Severity != record.Info {
 		t.Errorf("findings %+v, want one contract-external (info) on line 10", f.Findings)
+	}
+}
+
+// TestTooManyProperties: a contract of more than ynode.MaxItems properties
+// is refused with a finding (its conversion would cost quadratic time,
+// issue #16.6); one at the limit is read.
+func TestTooManyProperties(t *testing.T) {
+	doc := func(n int) []byte {
+		var props []string
+		for i := range n {
+			props = append(props, fmt.Sprintf(`"p%d": {"type": "string"}`, i))
+		}
+		return []byte("{\n\"properties\": {" + strings.Join(props, ",") + "}}")
+	}
+	if out := Parse("c.json", doc(1000)); len(out.Contracts) != 1 || len(out.Findings) != 0 {
+		t.Fatalf("at the limit: %+v", out.Findings)
+	}
+	out := Parse("c.json", doc(1001))
+	if len(out.Contracts) != 0 || len(out.Findings) != 1 || out.Findings[0].Line != 2 {
+		t.Fatalf("over the limit: %d contracts, findings %+v", len(out.Contracts), out.Findings)
 	}
 }
