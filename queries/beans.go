@@ -15,26 +15,10 @@ var beanParentTypes = map[string][]string{
 	"bug":       {"milestone", "epic", "feature"},
 }
 
+// checkBeans checks the bean hierarchy (SPEC §2.6): parent types and
+// cycles; dangling bean references are reported where they are resolved.
 func (s *Snapshot) checkBeans() {
 	for _, b := range s.Beans {
-		if b.ParentIRI != "" && b.Parent == nil && b.ParentRef != b.ID {
-			s.add(s.finding(record.CodeBeanParentUnknown, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
-				"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
-		}
-		for _, iri := range b.BlockingIRI {
-			if s.resolveBean(b.Instance, iri) == nil {
-				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocking", localKey(iri), b.Line), b.IRI,
-					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
-			}
-		}
-		// blocked_by is the same relation written from the other end: a
-		// name that is no bean dangles just the same.
-		for _, iri := range b.BlockedByIRI {
-			if s.resolveBean(b.Instance, iri) == nil {
-				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocked_by", localKey(iri), b.Line), b.IRI,
-					"bean %s is blocked by %q, which is no bean", b.ID, localKey(iri)))
-			}
-		}
 		if b.Parent != nil && b.Parent != b {
 			allowed, known := beanParentTypes[b.Type]
 			_, parentKnown := beanParentTypes[b.Parent.Type]

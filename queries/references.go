@@ -21,12 +21,13 @@ func (s *Snapshot) resolve() {
 			}
 		}
 		for _, iri := range t.SubprocIRI {
-			// A process named by its stem and by its id is one subprocess.
-			if p := s.resolveProcess(t.Instance, iri); p != nil && !slices.Contains(t.Subprocesses, p) {
-				t.Subprocesses = append(t.Subprocesses, p)
-			} else {
+			switch p := s.resolveProcess(t.Instance, iri); {
+			case p == nil:
 				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
 					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
+			case !slices.Contains(t.Subprocesses, p):
+				// A process named by its stem and by its id is one subprocess.
+				t.Subprocesses = append(t.Subprocesses, p)
 			}
 		}
 		for _, iri := range t.RemedyIRI {
@@ -67,11 +68,27 @@ func (s *Snapshot) resolve() {
 	}
 	for _, b := range s.Beans {
 		if b.ParentIRI != "" {
-			b.Parent = s.resolveBean(b.Instance, b.ParentIRI)
+			// A bean naming itself is bean-self-link (the parser's), not
+			// also a dangling parent.
+			if b.Parent = s.resolveBean(b.Instance, b.ParentIRI); b.Parent == nil && b.ParentRef != b.ID {
+				s.add(s.finding(record.CodeBeanParentUnknown, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
+					"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
+			}
 		}
 		for _, iri := range b.BlockingIRI {
 			if o := s.resolveBean(b.Instance, iri); o != nil {
 				b.Blocking = append(b.Blocking, o)
+			} else {
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocking", localKey(iri), b.Line), b.IRI,
+					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
+			}
+		}
+		// blocked_by is the same relation written from the other end: a
+		// name that is no bean dangles just the same.
+		for _, iri := range b.BlockedByIRI {
+			if s.resolveBean(b.Instance, iri) == nil {
+				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocked_by", localKey(iri), b.Line), b.IRI,
+					"bean %s is blocked by %q, which is no bean", b.ID, localKey(iri)))
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
 // TestReferenceFindingsOnTheirLine: every dangling reference is reported on
@@ -129,5 +131,11 @@ func TestDuplicateProcessIDKeepsCycleUnreached(t *testing.T) {
 	}
 	if tl := s.Tool("t"); tl == nil || len(tl.Subprocesses) != 1 {
 		t.Errorf("subprocesses named by stem and id: %v, want one", tl.Subprocesses)
+	}
+	// Naming it twice is not naming nothing.
+	for _, f := range s.Findings {
+		if f.Code == record.CodeSubprocessUnknownProcess {
+			t.Errorf("unexpected %s: %s", f.Code, f.Message)
+		}
 	}
 }
