@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/jsonld"
+	"github.com/skillgraph/skillgraph/queries"
 
 	"github.com/skillgraph/skillgraph/ingest/bean"
 	"github.com/skillgraph/skillgraph/ingest/bpmn"
@@ -182,5 +183,77 @@ func TestSourceSHA256IsTheFileHash(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no source file checked")
+	}
+}
+
+// TestSecondCorpusOfOneName: a second corpus declaring the name and iriBase
+// of an instance already stored from another root replaces its graphs, and
+// says so (instance-replaced); one with another iriBase coexists, and the
+// shared name is reported (instance-name-duplicate) (issue #16.7).
+func TestSecondCorpusOfOneName(t *testing.T) {
+	mk := func(decl string, skills ...string) string {
+		root := t.TempDir()
+		files := map[string]string{"harness.json": decl}
+		for _, sk := range skills {
+			files["skills/p/"+sk+".md"] = "# " + sk + "\n"
+		}
+		for rel, text := range files {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root
+	}
+	const dirs = `"directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]`
+	first := mk(`{"name": "same", `+dirs+`}`, "a", "b", "c")
+	moved := mk(`{"name": "same", `+dirs+`}`, "a", "b", "c", "d")
+	second := mk(`{"name": "same", `+dirs+`}`, "x", "y")
+	other := mk(`{"name": "same", "iriBase": "https://elsewhere.example/", `+dirs+`}`, "z")
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	findings := func() map[string][]string {
+		s, err := queries.Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for _, f := range s.Findings {
+			out[f.Code] = append(out[f.Code], f.File+": "+f.Message)
+		}
+		return out
+	}
+	for _, step := range []struct {
+		root        string
+		replaced    bool
+		nameShared  bool
+		description string
+	}{
+		{first, false, false, "the first corpus"},
+		{first, false, false, "the first corpus again"},
+		{moved, false, false, "the first corpus moved to another root and edited"},
+		{second, true, false, "another root of the same name and iriBase"},
+		// The replacement stays reported in the second corpus's
+		// declaration graph until that corpus is ingested again.
+		{other, true, true, "the same name under another iriBase"},
+		{second, false, true, "the second corpus again"},
+	} {
+		if _, err := Run(ctx, st, []string{step.root}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		got := findings()
+		if (len(got["instance-replaced"]) > 0) != step.replaced {
+			t.Errorf("%s: instance-replaced %v, want %v", step.description, got["instance-replaced"], step.replaced)
+		}
+		if (len(got["instance-name-duplicate"]) > 0) != step.nameShared {
+			t.Errorf("%s: instance-name-duplicate %v, want %v", step.description, got["instance-name-duplicate"], step.nameShared)
+		}
 	}
 }

@@ -128,6 +128,12 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 	files := 0
 	for _, c := range corpora {
 		c.Findings = append(c.Findings, unknownNeeds(c, instances)...)
+		c.Instance.Root = c.Root
+		rf, err := replacedInstance(ctx, store, c)
+		if err != nil {
+			return Result{}, err
+		}
+		c.Findings = append(c.Findings, rf...)
 		us, err := parseSources(ctx, c, opt, only)
 		if err != nil {
 			return Result{}, err
@@ -479,6 +485,7 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 	d.Write(h[:])
 	d.Write([]byte(salt))
 	if f.Parser == "declaration" {
+		d.Write([]byte(in.Root))         // a moved corpus rewrites its corpusRoot
 		b, _ := json.Marshal(f.Findings) // discovery findings change without the file
 		d.Write(b)
 	}
@@ -508,6 +515,64 @@ func unknownNeeds(c *discover.Corpus, instances map[string]string) []record.Find
 			Message: fmt.Sprintf("instance %s needs %q, which names no instance ingested with it (the workspace and the --corpus flags)", c.Instance.Name, n)})
 	}
 	return out
+}
+
+// replacedInstance reports a corpus that declares the name (and iriBase)
+// of an instance the store holds from another corpus root, and that keeps
+// fewer than half of its files (issue #16.7): its ingest replaces that
+// instance's graphs, which must not pass in silence. A corpus moved to
+// another root keeps its files and is not reported. The finding lives in
+// the declaration's graph of this corpus.
+func replacedInstance(ctx context.Context, store *graph.Store, c *discover.Corpus) ([]record.Finding, error) {
+	doc := c.Instance.DocIRI()
+	qs, err := store.Subject(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	prev := ""
+	for _, q := range qs {
+		if q.Predicate == quad.IRI(jsonld.NS+"corpusRoot") {
+			prev = fmt.Sprint(q.Object.Native())
+		}
+	}
+	if prev == "" || prev == c.Root {
+		return nil, nil
+	}
+	labels, err := store.SourcesOf(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	// A corpus moved or copied to another root keeps most of its files: it
+	// is the same corpus. Another corpus of that name keeps few of them.
+	have := map[string]bool{}
+	for _, src := range c.Sources {
+		have[jsonld.SourceIRI(doc, src.Path)] = true
+	}
+	kept, of := 0, 0
+	for _, l := range labels {
+		if l == jsonld.SourceIRI(doc, ".") || l == jsonld.SourceIRI(doc, c.Instance.File) {
+			continue // every corpus has a declaration graph
+		}
+		of++
+		if have[l] {
+			kept++
+		}
+	}
+	if of == 0 || 2*kept >= of {
+		return nil, nil
+	}
+	file := c.Instance.File
+	if file == "" {
+		file = "."
+	}
+	line := 1
+	if c.DeclarationData != nil {
+		line = lineOfString(c.DeclarationData, c.Instance.Name)
+	}
+	return []record.Finding{{Code: record.CodeInstanceReplaced, Severity: record.SeverityOf(record.CodeInstanceReplaced),
+		File: file, Line: line, Subject: doc,
+		Message: fmt.Sprintf("instance %q (%s) in the store was ingested from %s; this corpus (%s) declares the same name and replaces its source graphs (%d of %d files are not in this corpus)",
+			c.Instance.Name, doc, prev, c.Root, of-kept, of)}}, nil
 }
 
 // lineOfString is the 1-based line of the first JSON string s in data.

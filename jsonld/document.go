@@ -182,6 +182,7 @@ func instanceNode(in record.Instance) node {
 		n.set("skillVariables", jsonValue(in.SkillVariables))
 	}
 	setRefLines(n, in.Refs)
+	n.set("corpusRoot", in.Root)
 	return n
 }
 

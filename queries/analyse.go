@@ -10,6 +10,7 @@ import (
 func (s *Snapshot) analyse() {
 	s.resolve()
 	s.checkEntrypoints()
+	s.checkInstanceNames()
 	s.checkBeans()
 	s.checkTriggers()
 	s.coverage()

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
@@ -159,5 +160,34 @@ func (s *Snapshot) checkEntrypoints() {
 				report("entrypoints.triggers.tool", tr.Tool, "trigger %q names Tool %q, which is no Tool", tr.ID, tr.Tool)
 			}
 		}
+	}
+}
+
+// checkInstanceNames reports two instances of one name under different
+// iriBases (issue #16.7): `needs`, the API and the CLI name an instance by
+// its name, so one of the two would be shadowed without a word.
+func (s *Snapshot) checkInstanceNames() {
+	if s.Profile != "" {
+		return
+	}
+	byName := map[string][]*Instance{}
+	for _, in := range s.Instances {
+		byName[in.Name] = append(byName[in.Name], in)
+	}
+	for _, in := range s.Instances {
+		same := byName[in.Name]
+		if len(same) < 2 || same[0] == in {
+			continue
+		}
+		var iris []string
+		for _, o := range same {
+			iris = append(iris, o.IRI)
+		}
+		src := s.sourceByPath(in, in.File)
+		if src == nil {
+			src = s.sourceByPath(in, ".")
+		}
+		s.add(s.finding(record.CodeInstanceNameDuplicate, src, 1, in.IRI,
+			"instance name %q is used by %s; the name answers for %s only", in.Name, strings.Join(iris, " and "), s.instByName[in.Name].IRI))
 	}
 }

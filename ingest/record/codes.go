@@ -30,6 +30,8 @@ const (
 	CodeExemptionStale               = "exemption-stale"
 	CodeInstanceUnknown              = "instance-unknown"
 	CodeEntrypointUnknown            = "entrypoint-unknown"
+	CodeInstanceReplaced             = "instance-replaced"
+	CodeInstanceNameDuplicate        = "instance-name-duplicate"
 	CodeSkillIDInvalid               = "skill-id-invalid"
 	CodeSkillNameAmbiguous           = "skill-name-ambiguous"
 	CodeAgentSkillNameInvalid        = "agent-skill-name-invalid"
@@ -293,6 +295,16 @@ var registry = []Rule{
 		Why:   "References that should resolve in the needed instance dangle instead.",
 		Example: Example{Corpus: "ingest/hostile/testdata/needs-unknown", File: "harness.json", Line: 1,
 			Message: "instance needy needs \"ghost-instance\", which names no instance ingested with it (the workspace and the --corpus flags)"},
+	},
+	{Code: CodeInstanceReplaced, Severity: Warning, Spec: "§1.1", Area: AreaCorpus,
+		Means:   "A corpus declares the name (and `iriBase`) of an instance the store holds from another corpus root; its ingest replaces that instance's graphs.",
+		Why:     "Two repositories named alike would otherwise overwrite each other in one store without a word; rename one, or give it its own `iriBase`, when they are not the same corpus.",
+		Example: Example{Note: "needs a store that already holds the instance from another root, which `check` (an in-memory store) never has; ingest's TestSecondCorpusOfOneName covers it."},
+	},
+	{Code: CodeInstanceNameDuplicate, Severity: Warning, Spec: "§1.1", Area: AreaCorpus,
+		Means:   "Two instances in the store share one `name` under different `iriBase`s.",
+		Why:     "`needs` and the API name instances by `name`: only one of the two answers, the other is silently shadowed.",
+		Example: Example{Note: "needs two ingests into one store (`check` refuses two corpora of one name in one run); ingest's TestSecondCorpusOfOneName covers it."},
 	},
 	{Code: CodeEntrypointUnknown, Severity: Error, Spec: "§4", Area: AreaCorpus,
 		Means: "An `entrypoints` process, tool or trigger target names nothing.",

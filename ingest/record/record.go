@@ -351,6 +351,9 @@ type Instance struct {
 	SkillVariables map[string]bool
 	Vocabulary     string // path of the type vocabulary, relative to the root
 	File           string // declaration file, "" for the conventional layout
+	// Root is the absolute corpus root the instance was read from (set by
+	// ingest, stored as sg:corpusRoot to tell two corpora of one name apart).
+	Root string
 	// Refs are the lines of the entry points (entrypoints.processes,
 	// entrypoints.tools, entrypoints.triggers.skill / .tool).
 	Refs RefLines
