@@ -510,7 +510,7 @@ func unknownNeeds(c *discover.Corpus, instances map[string]string) []record.Find
 			at := max(0, bytes.Index(d, []byte(`"needs"`)))
 			line = lineOfString(d[at:], n) + bytes.Count(d[:at], []byte("\n"))
 		}
-		out = append(out, record.Finding{Code: record.CodeInstanceUnknown, Severity: record.Error,
+		out = append(out, record.Finding{Code: record.CodeInstanceUnknown, Severity: record.SeverityOf(record.CodeInstanceUnknown),
 			File: c.Instance.File, Line: line, Subject: n,
 			Message: fmt.Sprintf("instance %s needs %q, which names no instance ingested with it (the workspace and the --corpus flags)", c.Instance.Name, n)})
 	}
