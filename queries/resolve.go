@@ -43,14 +43,21 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 	return nil
 }
 
+// resolveTool resolves a Tool IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveTool(in *Instance, iri string) *Tool {
-	if t := s.toolByIRI[iri]; t != nil {
-		return t
+	return resolveMinted(s, in, s.toolByIRI, "tool", iri)
+}
+
+// resolveMinted looks an IRI up as minted, then its id as minted in each
+// instance of the referrer's scope (its own first, then what it needs).
+func resolveMinted[T any](s *Snapshot, in *Instance, byIRI map[string]*T, kind, iri string) *T {
+	if v := byIRI[iri]; v != nil {
+		return v
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
-		if t := s.toolByIRI[jsonld.Mint(o.IRI, "tool", id)]; t != nil {
-			return t
+		if v := byIRI[jsonld.Mint(o.IRI, kind, id)]; v != nil {
+			return v
 		}
 	}
 	return nil
@@ -73,17 +80,9 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 	return nil
 }
 
+// resolveBean resolves a bean IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveBean(in *Instance, iri string) *Bean {
-	if b := s.beanByIRI[iri]; b != nil {
-		return b
-	}
-	id := localKey(iri)
-	for _, o := range s.scope(in) {
-		if b := s.beanByIRI[jsonld.Mint(o.IRI, "bean", id)]; b != nil {
-			return b
-		}
-	}
-	return nil
+	return resolveMinted(s, in, s.beanByIRI, "bean", iri)
 }
 
 // resolveSkillID resolves a bare (or package/name) skill id named by an
