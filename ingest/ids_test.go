@@ -257,3 +257,44 @@ func TestSecondCorpusOfOneName(t *testing.T) {
 		}
 	}
 }
+
+// TestHardSkillIncludesADirectory: an include naming a directory means
+// everything under it (realworld/hard-skills includes `scripts`), so only
+// the include that names nothing is include-missing (issue #11).
+func TestHardSkillIncludesADirectory(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"skills/deploy/SKILL.md":          "---\nskill: deploy\ndescription: d\nincludes: scripts, scripts/, nothing-here\n---\n# Deploy\n",
+		"skills/deploy/scripts/deploy.sh": "echo deploy\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := queries.Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, f := range s.Findings {
+		if f.Code == "include-missing" {
+			missing = append(missing, f.Message)
+		}
+	}
+	if len(missing) != 1 || !strings.Contains(missing[0], "nothing-here") {
+		t.Errorf("include-missing %q, want only nothing-here", missing)
+	}
+}
