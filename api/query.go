@@ -12,7 +12,7 @@ import (
 func queryType(t *types) *graphql.Object {
 	return graphql.NewObject(graphql.ObjectConfig{
 		Name: "Query",
-		Fields: graphql.Fields{
+		Fields: withFields(graphql.Fields{
 			"graphVersion": {Type: nn(graphql.Int), Resolve: func(p graphql.ResolveParams) (any, error) { return int(snap(p).Version), nil }},
 			"instances":    {Type: list(t.instance), Resolve: func(p graphql.ResolveParams) (any, error) { return snap(p).Instances, nil }},
 			"instance": {Type: t.instance, Args: graphql.FieldConfigArgument{"name": {Type: graphql.String}},
@@ -117,6 +117,14 @@ func queryType(t *types) *graphql.Object {
 					v, _ := p.Context.Value(viewerKey{}).(Viewer)
 					return v, nil
 				}},
-		},
+		}, findingRuleFields()),
 	})
+}
+
+// withFields adds more fields to a field map (the map is changed).
+func withFields(fs graphql.Fields, more graphql.Fields) graphql.Fields {
+	for k, v := range more {
+		fs[k] = v
+	}
+	return fs
 }

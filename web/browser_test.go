@@ -686,3 +686,42 @@ func TestBrowserLargeQueuePaginates(t *testing.T) {
 		t.Errorf("last row tier %q, want D (queue order C, A, B, D)", tiers[len(tiers)-1])
 	}
 }
+
+// TestBrowserRulesFromTheAPI: the queue names its tiers in the API's
+// triage order and the findings view explains a code with the registry's
+// own entry (Query.triageOrder, Query.findingRules), so the page re-derives
+// neither.
+func TestBrowserRulesFromTheAPI(t *testing.T) {
+	s := newSite(t, "")
+	var r struct {
+		Order []string `json:"triageOrder"`
+		Rule  struct {
+			Code, Spec, Means string
+		} `json:"findingRule"`
+		Findings struct {
+			Nodes []struct{ Code string } `json:"nodes"`
+		} `json:"findings"`
+	}
+	s.query(t, `{ triageOrder findings(first: 1) { nodes { code } } }`, nil, &r)
+	if len(r.Findings.Nodes) == 0 {
+		t.Fatal("the test corpus has no finding")
+	}
+	code := r.Findings.Nodes[0].Code
+	s.query(t, `query($c: String!) { triageOrder findingRule(code: $c) { code spec means } }`, map[string]any{"c": code}, &r)
+	ctx := browser(t, 1280, 800)
+	run(t, ctx, "load queue", chromedp.Navigate(s.srv.URL+"/#/queue"), chromedp.WaitVisible(chromedp.CSS(`#queue-table`)))
+	var opts []string
+	for _, v := range attrs(t, ctx, `#f-tier option`, "value") {
+		if v != "" && v != "covered" && v != "contradicted" {
+			opts = append(opts, v)
+		}
+	}
+	if strings.Join(opts, "") != strings.Join(r.Order, "") {
+		t.Errorf("tier filter lists %v, want the API's triage order %v", opts, r.Order)
+	}
+	run(t, ctx, "load findings of one code", chromedp.Navigate(s.srv.URL+"/#/findings?code="+code), chromedp.WaitVisible(chromedp.CSS(`#finding-help`)))
+	help := firstText(t, ctx, "#finding-help")
+	if !strings.Contains(help, r.Rule.Means) || !strings.Contains(help, r.Rule.Spec) {
+		t.Errorf("finding help %q, want the registry's meaning %q and section %s", help, r.Rule.Means, r.Rule.Spec)
+	}
+}

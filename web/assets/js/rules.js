@@ -1,9 +1,27 @@
-// Rules the page still applies itself because the API does not answer them
-// yet; everything else it shows is the API's answer as it is. Each is
-// listed in docs/decisions.md ("The page reads rules from the API").
+// Rules the page shows but does not decide: each is the API's answer, read
+// once per page load and kept (docs/decisions.md, "The page reads rules
+// from the API").
 
-// QUEUE_ORDER is the triage order of the uncovered tiers (SPEC §6.3: tier
-// C first, it needs a human read; then A, B, D). The server sorts by it
-// (skills(orderBy: TIER)); the page uses it to name the tiers in that
+import { gql } from "./api.js";
+
+let order = null;
+let help = null;
+
+// triageOrder is the order of the uncovered tiers (SPEC §6.3: tier C first,
+// it needs a human read), as Query.triageOrder states it. The server sorts
+// the queue by it (skills(orderBy: TIER)); the page names the tiers in that
 // order in the queue's totals and its tier filter.
-export const QUEUE_ORDER = ["C", "A", "B", "D"];
+export async function triageOrder() {
+  if (!order) order = gql("{ triageOrder }").then((d) => d.triageOrder, (e) => { order = null; throw e; });
+  return order;
+}
+
+// findingHelp maps each registered finding code to its registry entry
+// (Query.findingRules: what it means, why it matters, its SPEC section).
+export async function findingHelp() {
+  if (!help) {
+    help = gql("{ findingRules { code severity spec means why } }").then(
+      (d) => new Map(d.findingRules.map((r) => [r.code, r])), (e) => { help = null; throw e; });
+  }
+  return help;
+}

@@ -5,6 +5,7 @@ import { noteVersion } from "../chrome.js";
 import { h, n } from "../dom.js";
 import { findingsTable } from "../parts.js";
 import { setHashParams } from "../router.js";
+import { findingHelp } from "../rules.js";
 
 export const FINDINGS = `query Findings($severity: Severity, $code: String, $first: Int, $after: String) {
   graphVersion
@@ -19,7 +20,10 @@ export async function viewFindings(params) {
   const code = params.get("code") || "";
   const after = params.get("after") || "";
   const pageNo = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
-  const d = await gql(FINDINGS, { severity: severity || null, code: code || null, first: PAGE, after: after || null });
+  const [d, rules] = await Promise.all([
+    gql(FINDINGS, { severity: severity || null, code: code || null, first: PAGE, after: after || null }),
+    findingHelp(),
+  ]);
   noteVersion(d.graphVersion);
   const list = d.findings.edges.map((e) => e.node);
   const sevSel = h("select", { id: "f-severity", name: "severity" },
@@ -39,9 +43,20 @@ export async function viewFindings(params) {
     h("div", { class: "page-head" }, h("h1", { tabindex: "-1" }, "Findings"),
       h("p", { class: "meta" }, "Every integrity and analysis finding, with its stable code, file and line.")),
     form,
+    code ? codeHelp(code, rules.get(code)) : null,
     findingsTable(list, "No finding matches these filters."),
     h("nav", { class: "pager", "aria-label": "Finding pages" },
       h("span", { class: "range", id: "findings-range" }, d.findings.totalCount ? "Findings " + n(first) + "–" + n(first + list.length - 1) + " of " + n(d.findings.totalCount) : "No findings"),
       pageNo > 1 ? h("button", { type: "button", class: "btn", onclick: () => history.back() }, "← Previous") : null,
       pi.hasNextPage ? h("button", { type: "button", class: "btn", onclick: () => setHashParams("/findings", { severity, code, after: pi.endCursor, page: pageNo + 1 }) }, "Next " + PAGE + " →") : null));
+}
+
+// codeHelp is the registry's entry for a code (Query.findingRules): what it
+// means, why it matters and the SPEC section, as docs/findings.md has it.
+function codeHelp(code, r) {
+  if (!r) return h("p", { class: "muted", id: "finding-help" }, code + " is not a registered finding code.");
+  return h("section", { class: "card", id: "finding-help", "aria-label": "About " + code },
+    h("h2", null, h("code", null, r.code), " — " + r.severity.toLowerCase() + ", SPEC " + r.spec),
+    h("p", null, r.means),
+    r.why ? h("p", { class: "muted" }, r.why) : null);
 }

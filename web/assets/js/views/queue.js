@@ -7,7 +7,7 @@ import { badge, empty, enc, h, link, n, plural, skillLink } from "../dom.js";
 import { tierBadge, verdictBadge } from "../labels.js";
 import { evidenceList } from "../parts.js";
 import { setHashParams } from "../router.js";
-import { QUEUE_ORDER } from "../rules.js";
+import { triageOrder } from "../rules.js";
 
 export const SKILL_ROW = `id title package tier covered contradicted evidence source line contract { ref } triage { verdict note } steps { id automation process { id } }`;
 export const QUEUE = `query Queue($tier: String, $tiers: [String!], $covered: Boolean, $contradicted: Boolean, $package: String, $text: String,
@@ -24,11 +24,15 @@ export const QUEUE = `query Queue($tier: String, $tiers: [String!], $covered: Bo
   D: skills(tier: "D", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
 }`;
 
+// How the tier filter names each tier; the order is the API's.
+const TIER_LABELS = { C: "Tier C — needs a read", A: "Tier A", B: "Tier B", D: "Tier D" };
+
 // Sortable queue columns, ordered on the server over the whole filtered
 // list (so paging follows the order): "queue" is tier order C, A, B, D.
 export const SORTS = { queue: "TIER", tier: "TIER", id: "ID", package: "PACKAGE" };
 
 export async function fetchQueuePage(filters, sortKey, dir, cursor) {
+  const QUEUE_ORDER = await triageOrder();
   const t = filters.tier;
   const v = {
     package: filters.package || null, text: filters.text || null,
@@ -41,7 +45,7 @@ export async function fetchQueuePage(filters, sortKey, dir, cursor) {
   const d = await gql(QUEUE, v);
   noteVersion(d.graphVersion);
   const sk = d.skills;
-  return { rows: sk.nodes, total: sk.totalCount, next: sk.pageInfo.hasNextPage ? sk.pageInfo.endCursor : null, counts: t === "" ? d : null, packages: d.packages };
+  return { rows: sk.nodes, total: sk.totalCount, next: sk.pageInfo.hasNextPage ? sk.pageInfo.endCursor : null, counts: t === "" ? d : null, packages: d.packages, order: QUEUE_ORDER };
 }
 
 export async function viewQueue(params) {
@@ -56,7 +60,7 @@ export async function viewQueue(params) {
 
   // Filters
   const tierSel = h("select", { id: "f-tier", name: "tier" },
-    [["", "All uncovered (C, A, B, D)"], ["C", "Tier C — needs a read"], ["A", "Tier A"], ["B", "Tier B"], ["D", "Tier D"], ["contradicted", "Contradicted"], ["covered", "Covered"]]
+    [["", "All uncovered (" + res.order.join(", ") + ")"], ...res.order.map((k) => [k, TIER_LABELS[k] || "Tier " + k]), ["contradicted", "Contradicted"], ["covered", "Covered"]]
       .map(([v, l]) => h("option", { value: v, selected: v === filters.tier }, l)));
   const pkg = h("input", { id: "f-package", name: "package", list: "packages", value: filters.package, autocomplete: "off", placeholder: "any package" });
   const text = h("input", { id: "f-text", name: "text", type: "search", value: filters.text, placeholder: "id, name, title, description" });
@@ -95,7 +99,7 @@ export async function viewQueue(params) {
     pageNo > 1 ? h("button", { type: "button", class: "btn", onclick: () => history.back() }, "← Previous") : null,
     res.next ? h("button", { type: "button", class: "btn", id: "queue-next", onclick: () => setHashParams("/queue", Object.assign(nav({}), { after: res.next, page: pageNo + 1 })) }, "Next " + PAGE + " →") : null);
 
-  const tierTotals = res.counts ? h("p", { class: "muted" }, "Queue order: ", QUEUE_ORDER.map((k, i) => [i ? " → " : "", tierBadge(k), " " + n(res.counts[k].totalCount)])) : null;
+  const tierTotals = res.counts ? h("p", { class: "muted" }, "Queue order: ", res.order.map((k, i) => [i ? " → " : "", tierBadge(k), " " + n(res.counts[k].totalCount)])) : null;
   return h("div", null,
     h("div", { class: "page-head" }, h("h1", { tabindex: "-1" }, "Triage queue"),
       h("p", { class: "meta" }, "Uncovered skills, tier C first: they need a human read. Then A (automation evidence), B (a person performs it) and D (no evidence).")),
