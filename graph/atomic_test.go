@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -295,4 +296,50 @@ func TestDatabaseGoneMidIngest(t *testing.T) {
 			t.Fatalf("after the next ingest: version %d, %v", v, err)
 		}
 	})
+}
+
+// TestFailedFirstIngestServesNothing: a first ingest is committed in steps
+// (bbolt); one that fails after some steps leaves version 0, and Read
+// serves nothing of it — then the next ingest writes everything.
+func TestFailedFirstIngestServesNothing(t *testing.T) {
+	ctx := context.Background()
+	defer func(n int) { coldCommit = n }(coldCommit)
+	coldCommit = 500
+	s := open(t, "bbolt:"+t.TempDir()+"/g.db")
+	puts := 0
+	s.kv.failPut = func() error {
+		if puts++; puts == 20000 {
+			return errors.New("no space left on device (injected)")
+		}
+		return nil
+	}
+	if _, err := s.Apply(ctx, versioned(40, 100, 1)); err == nil {
+		t.Fatal("the injected failure did not fail the first ingest")
+	}
+	s.kv.failPut = nil
+	n := 0
+	v, err := s.Read(ctx, func(quad.Quad) error { n++; return nil })
+	if err != nil || v != 0 || n != 0 {
+		t.Fatalf("after a failed first ingest: version %d, %d quads served, %v", v, n, err)
+	}
+	// The next ingest changes only half of the graphs (the others were
+	// written whole before the failure, as an ingest skipping unchanged
+	// digests would find them): the checkpoint must still hold them all.
+	if got, err := s.Apply(ctx, versioned(40, 100, 1)[:20]); err != nil || got != 1 {
+		t.Fatalf("next ingest: version %d, %v", got, err)
+	}
+	_, full := readAll(t, s, false)
+	_, ck := readAll(t, s, true)
+	if !slices.Equal(full, ck) {
+		t.Fatalf("the checkpoint (%d quads) is not the store (%d quads)", len(ck), len(full))
+	}
+	if got := applyVersioned(t, s, 40, 100); got != 2 {
+		t.Fatalf("next ingest: version %d", got)
+	}
+	if v, err := checkVersioned(ctx, s, 4000); err != nil || v != 2 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	if !s.CheckpointCurrent(ctx) {
+		t.Fatal("the checkpoint is not current after the first ingest")
+	}
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -132,15 +135,18 @@ func (s *Store) CheckpointCurrent(ctx context.Context) bool {
 // the ingest transaction: the changed graphs' blocks when it was stamped
 // old (or is absent from a new store), else every graph's block afresh,
 // read back from the transaction.
-func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes []Change) error {
+func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes []Change, leftovers bool) error {
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
 	stamp := kvStamp(ctx, tx)
 	blocks, whole := kvBlocks(ctx, tx)
 	// Blocks are only updated from a checkpoint known whole: stamped with
 	// the previous version (or none at all in a new store) and every block
 	// verifying. Anything else is rebuilt from the store.
-	current := whole && (stamp == old || stamp == -1 && old == 0 && len(blocks) == 0)
+	current := whole && (stamp == old && old > 0 || stamp == -1 && old == 0 && len(blocks) == 0 && !leftovers)
 	if current {
+		// In key order: bbolt inserts into a node it splits only at commit,
+		// so appending keeps every insert cheap.
+		changes = slices.SortedFunc(slices.Values(changes), func(a, b Change) int { return strings.Compare(a.Graph, b.Graph) })
 		for _, c := range changes {
 			if c.Delete || len(c.Quads) == 0 {
 				if err := tx.Del(ctx, ckptKey([]byte(c.Graph))); err != nil {
@@ -230,7 +236,8 @@ func (s *Store) rebuildCheckpoint(ctx context.Context, put func(label string, bl
 	if err := clear(); err != nil {
 		return err
 	}
-	for l, qs := range byGraph {
+	for _, l := range slices.Sorted(maps.Keys(byGraph)) {
+		qs := byGraph[l]
 		b, err := checkpoint.Encode(qs)
 		if err != nil {
 			return err

@@ -242,6 +242,9 @@ func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoin
 	if v, err = s.versionLocked(ctx); err != nil {
 		return 0, err
 	}
+	if v == 0 {
+		return 0, nil // nothing committed: at most an unfinished first ingest (see writeKV)
+	}
 	if useCheckpoint {
 		if ok, err := s.readCheckpointKV(ctx, v, fn); ok || err != nil {
 			return v, err
@@ -509,11 +512,80 @@ func (s *Store) writeBatches(ctx context.Context, dels, adds []graph.Delta) erro
 	return nil
 }
 
+// anyQuadLocked reports whether the store holds any quad at all.
+func (s *Store) anyQuadLocked(ctx context.Context) bool {
+	it := s.qs.QuadsAllIterator().Iterate()
+	defer it.Close()
+	return it.Next(ctx)
+}
+
+// coldCommit is the number of deltas per bbolt transaction of a first
+// ingest (see writeKV).
+var coldCommit = 40 * batchSize // a variable for tests
+
+// writeCold commits all but the last coldCommit of the deltas of a first
+// ingest, in transactions of coldCommit, and returns the rest.
+func (s *Store) writeCold(ctx context.Context, dels, adds []graph.Delta) ([]graph.Delta, []graph.Delta, error) {
+	for _, part := range []*[]graph.Delta{&dels, &adds} {
+		for len(*part) > coldCommit {
+			chunk := (*part)[:coldCommit]
+			if err := s.commitChunk(ctx, chunk, part == &dels); err != nil {
+				return nil, nil, err
+			}
+			*part = (*part)[coldCommit:]
+		}
+	}
+	return dels, adds, nil
+}
+
+// commitChunk writes deltas (all deletes or all adds) in a bbolt
+// transaction of their own.
+func (s *Store) commitChunk(ctx context.Context, deltas []graph.Delta, isDel bool) (err error) {
+	if err := s.kv.begin(ctx); err != nil {
+		return fmt.Errorf("write graphs: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			s.kv.abort()
+			if qs, rerr := ckv.New(s.kv, kvOptions); rerr == nil {
+				s.qs = qs
+			}
+		}
+	}()
+	if isDel {
+		err = s.writeBatches(ctx, deltas, nil)
+	} else {
+		err = s.writeBatches(ctx, nil, deltas)
+	}
+	if err != nil {
+		return fmt.Errorf("write graphs: %w", err)
+	}
+	return s.kv.commit(ctx)
+}
+
 // writeKV writes an ingest to bbolt as one transaction. On any failure the
 // transaction is rolled back and Cayley's QuadStore is reopened over the
 // unchanged file: it caches values by node id, and the ids handed out in
 // the rolled-back transaction will be handed out again.
 func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, changes []Change) (err error) {
+	// Quads in a store at version 0 are what a failed first ingest left:
+	// the checkpoint must then be built from the store, not from changes.
+	leftovers := old == 0 && s.anyQuadLocked(ctx)
+	if old == 0 {
+		// The first ingest into an empty store: bbolt keeps a transaction's
+		// new keys in memory nodes it splits only at commit, so one
+		// transaction of a million quads into empty buckets inserts into
+		// one ever larger node (quadratic: a 10k-skill first ingest did not
+		// finish in 15 minutes). With nothing to preserve, its quads are
+		// committed in steps of coldCommit deltas; Read serves nothing at
+		// version 0, so a crash half-way shows an empty store, and the next
+		// ingest writes the difference. The version bump and the
+		// checkpoint still commit together, last.
+		var err error
+		if dels, adds, err = s.writeCold(ctx, dels, adds); err != nil {
+			return err
+		}
+	}
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
@@ -531,7 +603,7 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 	if err := s.writeBatches(ctx, dels, adds); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
-	if err := s.writeCheckpointKV(ctx, old, next, changes); err != nil {
+	if err := s.writeCheckpointKV(ctx, old, next, changes, leftovers); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
