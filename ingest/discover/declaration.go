@@ -68,7 +68,7 @@ func isDeclaration(data []byte) bool {
 func parseDeclaration(rel string, data []byte) (record.Instance, []record.Finding, bool) {
 	var fs []record.Finding
 	bad := func(line int, format string, args ...any) {
-		fs = append(fs, record.Finding{Code: "declaration-invalid", Severity: record.Error,
+		fs = append(fs, record.Finding{Code: record.CodeDeclarationInvalid, Severity: record.SeverityOf(record.CodeDeclarationInvalid),
 			Message: fmt.Sprintf(format, args...), File: rel, Line: line})
 	}
 	var raw rawDeclaration

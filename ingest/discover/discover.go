@@ -137,19 +137,19 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 		}
 		dir, ok := c.relDir(d.Path)
 		if !ok {
-			c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.Error,
+			c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.SeverityOf(record.CodePathEscapesRoot),
 				Message: fmt.Sprintf("declared directory %q leaves the corpus root", d.Path), File: file, Line: max(d.Line, 1)})
 			continue
 		}
 		st, err := r.Stat(dir)
 		if errors.Is(err, ErrEscapes) {
-			c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.Error,
+			c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.SeverityOf(record.CodePathEscapesRoot),
 				Message: fmt.Sprintf("declared directory %q is a symlink out of the corpus root; not followed", d.Path), File: file, Line: max(d.Line, 1)})
 			continue
 		}
 		if err != nil || !st.IsDir() {
 			if !d.Conventional {
-				c.Findings = append(c.Findings, record.Finding{Code: record.CodeDirectoryMissing, Severity: record.Error,
+				c.Findings = append(c.Findings, record.Finding{Code: record.CodeDirectoryMissing, Severity: record.SeverityOf(record.CodeDirectoryMissing),
 					Message: fmt.Sprintf("declared directory %q (%s) does not exist: nothing was scanned there", d.Path, d.ID),
 					File:    c.Instance.File, Line: max(d.Line, 1)})
 			}
@@ -194,7 +194,7 @@ func (c *Corpus) vocabulary(seen map[string]bool) {
 	rel, ok := c.relDir(voc)
 	_, err := c.fs.Stat(rel)
 	if !ok || errors.Is(err, ErrEscapes) {
-		c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.Error,
+		c.Findings = append(c.Findings, record.Finding{Code: record.CodePathEscapesRoot, Severity: record.SeverityOf(record.CodePathEscapesRoot),
 			Message: fmt.Sprintf("vocabulary %q leaves the corpus root; not read, the built-in vocabulary is used", voc), File: voc, Line: 1})
 		if !ok && c.Instance.File != "" {
 			c.Findings[len(c.Findings)-1].File = c.Instance.File // a declared path, not a file
@@ -206,7 +206,7 @@ func (c *Corpus) vocabulary(seen map[string]bool) {
 		c.Instance.Vocabulary = rel
 		c.add(Source{Path: rel, Abs: filepath.Join(c.Root, filepath.FromSlash(rel)), Kind: KindVocabulary}, seen)
 	} else if c.Instance.Vocabulary != "" {
-		c.Findings = append(c.Findings, record.Finding{Code: record.CodeFileUnreadable, Severity: record.Error,
+		c.Findings = append(c.Findings, record.Finding{Code: record.CodeFileUnreadable, Severity: record.SeverityOf(record.CodeFileUnreadable),
 			Message: fmt.Sprintf("vocabulary %q does not exist", voc), File: c.Instance.File, Line: 1})
 		c.Instance.Vocabulary = ""
 	}
@@ -335,7 +335,7 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 	var exts []string
 	_ = fs.WalkDir(c.fs.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			c.Findings = append(c.Findings, record.Finding{Code: record.CodeFileUnreadable, Severity: record.Error,
+			c.Findings = append(c.Findings, record.Finding{Code: record.CodeFileUnreadable, Severity: record.SeverityOf(record.CodeFileUnreadable),
 				Message: fmt.Sprintf("cannot read: %v", err), File: p, Line: 1})
 			return nil
 		}
@@ -411,7 +411,7 @@ func notReadFinding(dir, ext string, files []string) record.Finding {
 	if len(files) == 1 {
 		what = fmt.Sprintf("1 %q file", ext)
 	}
-	return record.Finding{Code: record.CodeFileNotRead, Severity: record.Info, File: files[0], Line: 1,
+	return record.Finding{Code: record.CodeFileNotRead, Severity: record.SeverityOf(record.CodeFileNotRead), File: files[0], Line: 1,
 		Message: fmt.Sprintf("%s under %s/ not read: no parser reads this kind of file there (first: %s)", what, dir, files[0])}
 }
 
@@ -525,7 +525,7 @@ func (c *Corpus) packageOf(dir string, cache map[string]string) string {
 }
 
 func escapeFinding(rel string) record.Finding {
-	return record.Finding{Code: record.CodePathEscapesRoot, Severity: record.Error,
+	return record.Finding{Code: record.CodePathEscapesRoot, Severity: record.SeverityOf(record.CodePathEscapesRoot),
 		Message: "symlink points outside the corpus root (or nowhere); not followed", File: rel, Line: 1}
 }
 
@@ -534,11 +534,11 @@ func escapeFinding(rel string) record.Finding {
 func readError(rel string, err error) record.Finding {
 	switch {
 	case errors.Is(err, ErrTooLarge):
-		return record.Finding{Code: record.CodeFileTooLarge, Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
+		return record.Finding{Code: record.CodeFileTooLarge, Severity: record.SeverityOf(record.CodeFileTooLarge), Message: err.Error(), File: rel, Line: 1}
 	case errors.Is(err, ErrEscapes):
 		return escapeFinding(rel)
 	}
-	return record.Finding{Code: record.CodeFileUnreadable, Severity: record.Error, Message: err.Error(), File: rel, Line: 1}
+	return record.Finding{Code: record.CodeFileUnreadable, Severity: record.SeverityOf(record.CodeFileUnreadable), Message: err.Error(), File: rel, Line: 1}
 }
 
 // ReadError is the finding for an error of Corpus.ReadFile on rel.

@@ -41,6 +41,6 @@ func NotText(rel, kind string, data []byte) (f record.Finding, ok bool) {
 		i += size
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1
-	return record.Finding{Code: record.CodeFileNotText, Severity: record.Error, File: rel, Line: line,
+	return record.Finding{Code: record.CodeFileNotText, Severity: record.SeverityOf(record.CodeFileNotText), File: rel, Line: line,
 		Message: fmt.Sprintf("not a text file: %s at byte %d (line %d); nothing in it is read", why, at, line)}, true
 }
