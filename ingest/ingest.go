@@ -432,7 +432,17 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 			f, deps = tool.ParseModule(s.Path, data, voc, moduleLoader(c))
 			unitSalt = moduleSalt(saltHex, c, deps)
 		default:
-			f = parseOne(s, data, in, voc, exists)
+			// What a parse asked about other files (a hard skill's
+			// includes) is part of its digest: adding or removing an
+			// included file re-reads the skill.
+			var asked []string
+			probe := func(rel string) bool {
+				ok := exists(rel)
+				asked = append(asked, fmt.Sprintf("%q=%t", rel, ok))
+				return ok
+			}
+			f = parseOne(s, data, in, voc, probe)
+			unitSalt = askedSalt(saltHex, asked)
 		}
 		if s.Kind == discover.KindDeclaration {
 			f.Findings = append(f.Findings, c.Findings...)
@@ -594,6 +604,21 @@ func nonText(s discover.Source, data []byte) bool {
 // confined to the corpus root and the size cap like every other read.
 func moduleLoader(c *discover.Corpus) tsmodule.Loader {
 	return c.ReadFile
+}
+
+// askedSalt extends a parse context with the answers the parse got about
+// other files' existence.
+func askedSalt(salt string, asked []string) string {
+	if len(asked) == 0 {
+		return salt
+	}
+	h := sha256.New()
+	h.Write([]byte(salt))
+	for _, a := range asked {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // moduleSalt extends a parse context with the contents of the modules a

@@ -105,3 +105,47 @@ func TestWorkspaceOneCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludeAddedReReadsTheSkill: a hard skill's include-missing is not
+// kept once the included file is added (the answer about the include is
+// part of the skill's digest).
+func TestIncludeAddedReReadsTheSkill(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"skills/hard/proof/SKILL.md": "---\nskill: proof\ndescription: Proofread a draft.\nincludes: rules/style.txt\n---\n\n# Proof\n",
+	})
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	missing := func() int {
+		t.Helper()
+		if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := queries.Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range snap.Findings {
+			if f.Code == "include-missing" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := missing(); n != 1 {
+		t.Fatalf("%d include-missing before the file exists, want 1", n)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "skills", "hard", "proof", "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "skills", "hard", "proof", "rules", "style.txt"), []byte("no passive voice\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := missing(); n != 0 {
+		t.Errorf("%d include-missing after the included file was added, want 0", n)
+	}
+}
