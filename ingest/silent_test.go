@@ -2,14 +2,13 @@ package ingest_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
@@ -26,15 +25,7 @@ func TestSilentDataChanges(t *testing.T) {
 			"\"x-big\": " + big + "}\n",
 		"mcp/m.json": "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"},\n\"name\": \"b\"}]}\n",
 	}
-	for rel, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	corpustest.WriteInto(t, root, files)
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
 		t.Fatal(err)

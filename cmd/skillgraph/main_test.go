@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
 
 // runCLI runs one command line in-process and returns its streams and exit code.
@@ -130,20 +131,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 }
 
 // write creates files (path → content) under a fresh directory.
-func write(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, body := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+func write(t *testing.T, files map[string]string) string { return corpustest.Write(t, files) }
 
 // TestCorpusWithNothingFound: a --corpus in which nothing is found is an
 // error (exit 2) saying what was looked for and where, not "0 errors".

@@ -3,14 +3,13 @@ package diff
 import (
 	"context"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries"
 )
@@ -76,16 +75,7 @@ var shop = map[string]string{
 // snapshot ingests files into a fresh memory store, as `diff` does.
 func snapshot(t *testing.T, files map[string]string) *queries.Snapshot {
 	t.Helper()
-	root := t.TempDir()
-	for p, body := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := corpustest.Write(t, files)
 	ctx := context.Background()
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
