@@ -26,22 +26,25 @@ async function all(field, args, sel) {
   }
 }
 const sg = {};
+// a skill's key as Oxigraph's side spells its IRI: skill/<package>/<id>
+// (skill/<id> for a skill without a package)
+const sk = (s) => "skill/" + (s.package ? s.package + "/" : "") + s.id;
 async function timed(name, fn) {
   const t = process.hrtime.bigint();
   const ids = [...new Set(await fn())].sort();
   sg[name] = { ms: Number(process.hrtime.bigint() - t) / 1e6, count: ids.length, ids };
 }
-await timed("claimed", async () => (await all("tools", "", "satisfies { id }")).flatMap((t) => t.satisfies.map((s) => "skill/" + s.id)));
-await timed("covered", async () => (await gql("{ coverage { covered { id } } }")).coverage.covered.map((s) => "skill/" + s.id));
-await timed("contradicted", async () => (await gql("{ coverage { contradicted { id } } }")).coverage.contradicted.map((s) => "skill/" + s.id));
+await timed("claimed", async () => (await all("tools", "", "satisfies { id package }")).flatMap((t) => t.satisfies.map(sk)));
+await timed("covered", async () => (await gql("{ coverage { covered { id package } } }")).coverage.covered.map(sk));
+await timed("contradicted", async () => (await gql("{ coverage { contradicted { id package } } }")).coverage.contradicted.map(sk));
 await timed("reachableProcesses", async () => (await all("processes", "reachable: true", "id")).map((p) => "process/" + p.id));
 await timed("reachableTools", async () => (await all("tools", "reachable: true", "id")).map((t) => "tool/" + t.id));
-await timed("reachableSkills", async () => (await all("skills", "reachable: true", "id")).map((s) => "skill/" + s.id));
+await timed("reachableSkills", async () => (await all("skills", "reachable: true", "id package")).map(sk));
 await timed("alternativePairs", async () => {
   const pairs = [];
-  for (const g of (await gql("{ alternatives { groups { skill { id } tools { id } } } }")).alternatives.groups) {
+  for (const g of (await gql("{ alternatives { groups { skill { id package } tools { id } } } }")).alternatives.groups) {
     const ts = g.tools.map((t) => t.id).sort();
-    for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) pairs.push(`skill/${g.skill.id} tool/${ts[i]} tool/${ts[j]}`);
+    for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) pairs.push(`${sk(g.skill)} tool/${ts[i]} tool/${ts[j]}`);
   }
   return pairs;
 });
@@ -83,7 +86,7 @@ for (const [label, ok, sk] of answers) {
   row(`${label}: time (ms)`, "—", f(o.ms, 1), f(s.ms, 1), "", f(s.ms / o.ms));
 }
 console.log(rows.join("\n"));
-console.log(`\nOxigraph: read file ${f(ox.readMs / 1000)} s, ${ox.quads} quads in the store; valid-edge check in SPARQL ${f(ox.validEdgesMs, 0)} ms, call and subprocess references resolved in ${f(ox.resolveSubprocessMs, 0)} ms (stored objects that are process nodes: sg:calls ${ox.rawCallTargetsThatAreProcesses} of ${ox.calls}, sg:subprocess ${ox.rawSubprocessTargetsThatAreProcesses}) (${ox.validEdges} valid of the claimed edges); closure of all ${ox.roots.given} roots (valid edges) as one COUNT query ${f(ox.reachOneQuery.ms, 0)} ms.`);
+console.log(`\nOxigraph: read file ${f(ox.readMs / 1000)} s, ${ox.quads} quads in the store; valid-edge check in SPARQL ${f(ox.validEdgesMs, 0)} ms, call, subprocess and skill (owl:sameAs) references resolved in ${f(ox.resolveSubprocessMs, 0)} ms (stored objects that are process nodes: sg:calls ${ox.rawCallTargetsThatAreProcesses} of ${ox.calls}, sg:subprocess ${ox.rawSubprocessTargetsThatAreProcesses}) (${ox.validEdges} valid of the claimed edges); start nodes of the ${ox.roots.given} roots in ${f(ox.startNodesMs, 0)} ms, their closure (valid edges) as one COUNT query ${f(ox.reachOneQuery.ms, 0)} ms; Tool signatures materialised in ${f(ox.signaturesMs, 0)} ms; whole node process ${f(times.oxigraphAll)} s.`);
 console.log(`skillgraph: ${groups} alternative groups; answer times are GraphQL over loopback on a served snapshot (paged by 500 where a list is a connection).`);
 console.log(`Cayley: ${times.cayleyQuads} quads read back with \`cayley dump\`.`);
 for (const [k, v] of Object.entries(agree)) if (!v) {
