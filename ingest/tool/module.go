@@ -66,10 +66,15 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 	f := &fileParser{path: p, voc: voc}
 	for i, t := range tools {
 		base := fmt.Sprintf("defineTool#%d", i+1)
-		before := len(f.findings)
+		f.dynamic = map[string]bool{}
+		for _, d := range dyn {
+			if d.Tool == t.ID {
+				f.dynamic["."+d.Field] = true
+			}
+		}
 		f.tool(t.Node, base)
-		f.findings = append(f.findings[:before], withoutDynamicMissing(f.findings[before:], base, t.ID, dyn)...)
 	}
+	f.dynamic = nil
 	for _, d := range dyn {
 		f.add(record.CodeToolModuleDynamic, d.Line, d.Tool, "%s: %s", p, d)
 	}
@@ -81,38 +86,4 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })
 	out.Findings = append(out.Findings, f.findings...)
 	return out, read
-}
-
-// withoutDynamicMissing drops the "missing property" a dynamic field leaves
-// behind: the value exists at run time, only its content is unknown, and
-// tool-module-dynamic already says so.
-func withoutDynamicMissing(fs []record.Finding, base, id string, dyn []tsmodule.Dynamic) []record.Finding {
-	missing := map[string]bool{}
-	for _, d := range dyn {
-		if d.Tool != id || d.Field == "" {
-			continue
-		}
-		parent, leaf := "", d.Field
-		if i := strings.LastIndex(d.Field, "."); i >= 0 {
-			parent, leaf = "."+d.Field[:i], d.Field[i+1:]
-		}
-		missing[fmt.Sprintf("%s%s: missing property '%s'", base, parent, leaf)] = true
-	}
-	out := fs[:0]
-	for _, f := range fs {
-		if f.Code == record.CodeToolInvalid && missingMatch(f.Message, missing) {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-func missingMatch(msg string, missing map[string]bool) bool {
-	for m := range missing {
-		if strings.HasSuffix(msg, m) {
-			return true
-		}
-	}
-	return false
 }

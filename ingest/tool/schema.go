@@ -64,8 +64,9 @@ func (noLoader) Load(url string) (any, error) {
 
 // schemaIssue is one schema failure at an instance location.
 type schemaIssue struct {
-	loc []string
-	msg string
+	loc     []string
+	msg     string
+	missing []string // the required properties absent, for a "missing" issue
 }
 
 // validate checks one Tool node against the schema and reports tool-invalid
@@ -94,6 +95,9 @@ func (f *fileParser) validate(n *yaml.Node, base, subject string) {
 	collect(ve, &issues)
 	seen := map[string]bool{}
 	for _, is := range issues {
+		if f.onlyDynamicMissing(is) {
+			continue // tool-module-dynamic says the value exists but is not known
+		}
 		p := pointerPath(base, is.loc)
 		key := p + "\x00" + is.msg
 		if seen[key] {
@@ -142,7 +146,11 @@ func collect(e *jsonschema.ValidationError, out *[]schemaIssue) {
 		return
 	}
 	if len(e.Causes) == 0 {
-		*out = append(*out, schemaIssue{loc: e.InstanceLocation, msg: kindString(e.ErrorKind)})
+		is := schemaIssue{loc: e.InstanceLocation, msg: kindString(e.ErrorKind)}
+		if r, ok := e.ErrorKind.(*kind.Required); ok {
+			is.missing = r.Missing
+		}
+		*out = append(*out, is)
 		return
 	}
 	for _, c := range e.Causes {
@@ -224,3 +232,17 @@ func lineAt(n *yaml.Node, loc []string) int {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// onlyDynamicMissing reports whether every property a "missing" issue names
+// is a value of a Tool module known only at run time (SPEC §2.8).
+func (f *fileParser) onlyDynamicMissing(is schemaIssue) bool {
+	if len(is.missing) == 0 || len(f.dynamic) == 0 {
+		return false
+	}
+	for _, m := range is.missing {
+		if !f.dynamic[pointerPath("", append(append([]string(nil), is.loc...), m))] {
+			return false
+		}
+	}
+	return true
+}

@@ -74,6 +74,9 @@ type fileParser struct {
 	findings []record.Finding
 	items    int  // list entries read so far (bounded by ynode.MaxItemsPerFile)
 	overflow bool // the file went over MaxItemsPerFile: the rest is not read
+	// dynamic holds the JSON paths (maintains[0].artefact) of the Tool being
+	// read whose values a module computes at run time.
+	dynamic map[string]bool
 }
 
 // add appends a finding of a registered code; its severity comes from the
