@@ -372,12 +372,10 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		if vocab.IsModule(s.Path) {
 			// A Zod module may import sibling modules: they are part of the
 			// vocabulary, so of every parse's context.
-			var deps []string
-			v, deps, err = vocab.ParseModule(s.Path, data, in.CanonicalURL, moduleLoader(c))
-			for _, d := range deps[min(1, len(deps)):] {
-				if b, derr := c.ReadFile(d); derr == nil {
-					salt.Write(b)
-				}
+			var read readLog
+			v, err = vocab.ParseModule(s.Path, data, in.CanonicalURL, read.loader(c))
+			for _, r := range read {
+				salt.Write([]byte(r))
 			}
 		} else {
 			v, err = vocab.Parse(data, in.CanonicalURL)
@@ -428,21 +426,21 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		case s.Kind == discover.KindTool && tool.IsModule(s.Path):
 			// A Tool module's Tools may come from the sibling modules it
 			// imports: their contents are part of its digest.
-			var deps []string
-			f, deps = tool.ParseModule(s.Path, data, voc, moduleLoader(c))
-			unitSalt = moduleSalt(saltHex, c, deps)
+			var read readLog
+			f = tool.ParseModule(s.Path, data, voc, read.loader(c))
+			unitSalt = extendSalt(saltHex, read)
 		default:
 			// What a parse asked about other files (a hard skill's
 			// includes) is part of its digest: adding or removing an
 			// included file re-reads the skill.
-			var asked []string
+			var asked readLog
 			probe := func(rel string) bool {
 				ok := exists(rel)
 				asked = append(asked, fmt.Sprintf("%q=%t", rel, ok))
 				return ok
 			}
 			f = parseOne(s, data, in, voc, probe)
-			unitSalt = askedSalt(saltHex, asked)
+			unitSalt = extendSalt(saltHex, asked)
 		}
 		if s.Kind == discover.KindDeclaration {
 			f.Findings = append(f.Findings, c.Findings...)
@@ -600,41 +598,35 @@ func nonText(s discover.Source, data []byte) bool {
 	return bad
 }
 
-// moduleLoader reads sibling modules of a TypeScript or JavaScript module,
-// confined to the corpus root and the size cap like every other read.
-func moduleLoader(c *discover.Corpus) tsmodule.Loader {
-	return c.ReadFile
-}
+// readLog records what a parse learnt about files other than its own: a
+// sibling module's content hash, whether an included file exists. It is
+// part of the parse's digest, so a change there re-reads the file.
+type readLog []string
 
-// askedSalt extends a parse context with the answers the parse got about
-// other files' existence.
-func askedSalt(salt string, asked []string) string {
-	if len(asked) == 0 {
-		return salt
-	}
-	h := sha256.New()
-	h.Write([]byte(salt))
-	for _, a := range asked {
-		h.Write([]byte(a))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// moduleSalt extends a parse context with the contents of the modules a
-// module read besides itself (deps[0]).
-func moduleSalt(salt string, c *discover.Corpus, deps []string) string {
-	if len(deps) < 2 {
-		return salt
-	}
-	h := sha256.New()
-	h.Write([]byte(salt))
-	for _, d := range deps[1:] {
-		h.Write([]byte(d))
-		if b, err := c.ReadFile(d); err == nil {
+// loader reads sibling modules through the corpus root (size cap,
+// confinement) and logs each one's content hash as it reads, so nothing is
+// read twice for the digest.
+func (l *readLog) loader(c *discover.Corpus) tsmodule.Loader {
+	return func(rel string) ([]byte, error) {
+		b, err := c.ReadFile(rel)
+		if err == nil {
 			sum := sha256.Sum256(b)
-			h.Write(sum[:])
+			*l = append(*l, rel+"="+hex.EncodeToString(sum[:]))
 		}
+		return b, err
+	}
+}
+
+// extendSalt extends a parse context with what the parse read elsewhere.
+func extendSalt(salt string, read readLog) string {
+	if len(read) == 0 {
+		return salt
+	}
+	h := sha256.New()
+	h.Write([]byte(salt))
+	for _, r := range read {
+		h.Write([]byte(r))
+		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

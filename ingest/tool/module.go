@@ -25,18 +25,11 @@ func IsModule(p string) bool {
 // statically (SPEC §2.8): each defineTool call written in the module that
 // evaluates becomes a Tool with exactly the rules of a JSON Tool file.
 // load hands over sibling modules of the corpus (nil: none); it is never
-// asked for anything outside the corpus. Read lists the modules read,
-// the entry module first, so a caller can tell what the result depends on.
-func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loader) (out record.File, read []string) {
+// asked for anything outside the corpus; what a module's Tools depend on is
+// what load was asked for.
+func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loader) (out record.File) {
 	out = record.File{Path: p, Parser: ParserName}
-	defer func() {
-		if r := recover(); r != nil {
-			out.Findings = append(out.Findings, record.Finding{
-				Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: 1,
-				Message: fmt.Sprintf("%s: internal error while reading the Tool module: %v", p, r),
-			})
-		}
-	}()
+	defer recoverAsFinding(&out, "Tool module")
 	if voc == nil {
 		voc = vocab.Default("")
 	}
@@ -46,11 +39,10 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 			Code: record.CodeToolModuleNotEvaluated, Severity: record.SeverityOf(record.CodeToolModuleNotEvaluated), File: p, Line: 1,
 			Message: fmt.Sprintf("%s: CommonJS and TSX Tool modules are not read; only .ts, .mts, .js and .mjs modules are", p),
 		})
-		return out, []string{p}
+		return out
 	}
 	prog := tsmodule.NewProgram(load, tsmodule.Limits{})
 	tools, dyn, err := prog.Tools(p, data)
-	read = prog.Loaded
 	if err != nil {
 		line := 1
 		var se *tsmodule.SyntaxError
@@ -61,7 +53,7 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 			Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: line,
 			Message: fmt.Sprintf("%s does not parse as a module: %v", p, err),
 		})
-		return out, read
+		return out
 	}
 	f := &fileParser{path: p, voc: voc}
 	for i, t := range tools {
@@ -85,5 +77,5 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 	out.Tools = f.tools
 	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })
 	out.Findings = append(out.Findings, f.findings...)
-	return out, read
+	return out
 }

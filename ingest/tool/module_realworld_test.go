@@ -64,7 +64,7 @@ func readModules(t *testing.T, root string, modules []string) (map[string]record
 	if err != nil {
 		t.Fatal(err)
 	}
-	voc, _, err := vocab.ParseModule("schemas/tool-types.ts", src, "", dirLoader(root))
+	voc, err := vocab.ParseModule("schemas/tool-types.ts", src, "", dirLoader(root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func readModules(t *testing.T, root string, modules []string) (map[string]record
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, _ := ParseModule(m, data, voc, dirLoader(root))
+		f := ParseModule(m, data, voc, dirLoader(root))
 		for _, tl := range f.Tools {
 			if _, dup := got[tl.ID]; dup {
 				t.Errorf("%s: Tool %s read twice", m, tl.ID)

@@ -26,23 +26,15 @@ const ParserName = "tool"
 // means the built-in default vocabulary. Parse never panics and never drops
 // a Tool because of a finding.
 func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
+	if IsModule(p) {
+		return ParseModule(p, data, voc, nil)
+	}
 	out = record.File{Path: p, Parser: ParserName}
-	defer func() {
-		if r := recover(); r != nil {
-			out.Findings = append(out.Findings, record.Finding{
-				Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: p, Line: 1,
-				Message: fmt.Sprintf("%s: internal error while reading the Tool file: %v", p, r),
-			})
-		}
-	}()
+	defer recoverAsFinding(&out, "Tool file")
 	if voc == nil {
 		voc = vocab.Default("")
 	}
 	ext := strings.ToLower(path.Ext(p))
-	if IsModule(p) {
-		out, _ = ParseModule(p, data, voc, nil)
-		return out
-	}
 	root, err := ynode.Parse(data, ext == ".json")
 	if err != nil {
 		line, msg := 1, err.Error()
@@ -122,5 +114,17 @@ func (f *fileParser) file(root *yaml.Node) {
 			continue
 		}
 		f.tool(n, base)
+	}
+}
+
+// recoverAsFinding turns a panic while reading a file into a parse-error on
+// it, so one bad file never stops an ingest. Deferred by Parse and
+// ParseModule.
+func recoverAsFinding(out *record.File, what string) {
+	if r := recover(); r != nil {
+		out.Findings = append(out.Findings, record.Finding{
+			Code: record.CodeParseError, Severity: record.SeverityOf(record.CodeParseError), File: out.Path, Line: 1,
+			Message: fmt.Sprintf("%s: internal error while reading the %s: %v", out.Path, what, r),
+		})
 	}
 }

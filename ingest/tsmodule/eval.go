@@ -42,8 +42,6 @@ type Program struct {
 	// Exhausted says a limit was reached: some values are unknown because
 	// of it.
 	Exhausted string
-	// Loaded lists every module read, in order (the entry module first).
-	Loaded []string
 }
 
 // NewProgram returns a Program reading sibling modules through load (nil:
@@ -127,7 +125,6 @@ func (p *Program) Module(rel string, src []byte) (*moduleEnv, error) {
 	}
 	env := &moduleEnv{exports: map[string]ast.Expression{}}
 	p.modules[rel] = env
-	p.Loaded = append(p.Loaded, rel)
 	m, err := Compile(rel, src)
 	if err != nil {
 		env.err = err

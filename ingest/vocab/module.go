@@ -24,15 +24,11 @@ func IsModule(p string) bool {
 // ParseModule reads a Zod vocabulary module statically (SPEC §2.8): the
 // schemas of its TOOL_TYPES-style table give each type's JSON type and an
 // INJECTION_SAFE-style Set marks the injection-safe ones. load hands over
-// the sibling modules it imports; read lists every module read, this one
-// first.
-func ParseModule(p string, data []byte, canonicalURL string, load tsmodule.Loader) (v *Vocabulary, read []string, err error) {
-	prog := tsmodule.NewProgram(load, tsmodule.Limits{})
-	doc, err := prog.Vocabulary(p, data)
-	read = prog.Loaded
+// the sibling modules it imports.
+func ParseModule(p string, data []byte, canonicalURL string, load tsmodule.Loader) (*Vocabulary, error) {
+	doc, err := tsmodule.NewProgram(load, tsmodule.Limits{}).Vocabulary(p, data)
 	if err != nil {
-		return nil, read, err
+		return nil, err
 	}
-	v, err = Parse(doc, canonicalURL)
-	return v, read, err
+	return Parse(doc, canonicalURL)
 }
