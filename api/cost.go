@@ -2,7 +2,8 @@ package api
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
@@ -91,11 +92,7 @@ func fragmentCycle(frags map[string]*ast.FragmentDefinition) error {
 		state[name] = done
 		return nil
 	}
-	names := make([]string, 0, len(frags))
-	for n := range frags {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(frags))
 	for _, n := range names {
 		if err := visit(n); err != nil {
 			return err

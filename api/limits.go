@@ -2,7 +2,8 @@ package api
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
@@ -483,11 +484,7 @@ func checkVariables(vars map[string]any, lim Limits) error {
 		}
 		return nil
 	}
-	names := make([]string, 0, len(vars))
-	for k := range vars {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(vars))
 	for _, k := range names {
 		if err := walk(k, vars[k], 1); err != nil {
 			return err
