@@ -85,13 +85,79 @@ type unit struct {
 }
 
 // Run ingests the corpora rooted at roots into store. A run that fails
-// before writing leaves the store untouched.
+// before writing leaves the store untouched. It is Prepare then Apply.
 func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
+	p, err := Prepare(ctx, store, roots, opt)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Apply(ctx, store)
+}
+
+// Prepared is an ingest read, parsed and converted but not yet written:
+// its Changes are exactly what Apply commits. `serve` builds the snapshot
+// of a cold start from them while the store write runs (answers before
+// durability, docs/decisions.md).
+type Prepared struct {
+	// Base is the store's graph version when the ingest was prepared: the
+	// one its changes are relative to. Apply commits Base+1 unless another
+	// writer (a shared database) committed in between.
+	Base    int64
+	res     Result // the counts; Apply sets Version, Duration and Changes
+	changes []graph.Change
+	start   time.Time
+	log     *slog.Logger
+}
+
+// Changes are the graph changes Apply will commit (nil when nothing
+// changed). The caller must not modify them.
+func (p *Prepared) Changes() []graph.Change { return p.changes }
+
+// Prepare does everything of an ingest but the store write: discovery,
+// parsing, the digest comparison with the store, the JSON-LD conversion
+// of the changed files and the list of graphs to remove. The store is
+// only read.
+func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (*Prepared, error) {
 	start := time.Now()
 	log := opt.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	base, err := store.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := prepare(ctx, store, roots, opt)
+	if err != nil {
+		return nil, err
+	}
+	changes := res.Changes
+	res.Changes = nil // set by Apply once they are committed
+	return &Prepared{Base: base, res: res, changes: changes, start: start, log: log}, nil
+}
+
+// Apply writes a prepared ingest to the store (one graph.Apply, nothing
+// when no graph changed) and returns the run's result.
+func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error) {
+	res := p.res
+	if len(p.changes) == 0 {
+		v, err := store.Version(ctx)
+		res.Version, res.Duration = v, time.Since(p.start)
+		return res, err
+	}
+	v, err := store.Apply(ctx, p.changes)
+	if err != nil {
+		return Result{}, fmt.Errorf("store %s: %w", graphsOf(p.changes), err)
+	}
+	res.Version, res.Duration, res.Changes = v, time.Since(p.start), p.changes
+	p.log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
+		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
+	return res, nil
+}
+
+// prepare is Prepare without the bookkeeping: its result's Changes are
+// the changes to commit.
+func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
 	var units []*unit
 	instances := map[string]string{} // name → root, to catch two corpora of one name
 	var insts []discover.Instance
@@ -198,18 +264,7 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 			}
 		}
 	}
-	if len(changes) == 0 {
-		v, err := store.Version(ctx)
-		res.Version, res.Duration = v, time.Since(start)
-		return res, err
-	}
-	v, err := store.Apply(ctx, changes)
-	if err != nil {
-		return Result{}, fmt.Errorf("store %s: %w", graphsOf(changes), err)
-	}
-	res.Version, res.Duration, res.Changes = v, time.Since(start), changes
-	log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
-		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
+	res.Changes = changes
 	return res, nil
 }
 
