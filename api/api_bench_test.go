@@ -2,10 +2,14 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/cmd/loadgen/mix"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
@@ -55,5 +59,80 @@ func BenchmarkAcceptanceQuery(b *testing.B) {
 		if len(res.Errors) > 0 {
 			b.Fatal(res.Errors)
 		}
+	}
+}
+
+// large10k is the snapshot of the 10k-skill benchmarks, built once per
+// benchmark process: from the store SKILLGRAPH_BENCH_STORE names (e.g.
+// bbolt:/tmp/b10k/g.db, written by `skillgraph ingest`; seconds), else
+// from a generated 10k corpus ingested into memory (a minute or more).
+var large10k = sync.OnceValues(func() (*queries.Snapshot, error) {
+	ctx := context.Background()
+	url := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if url == "" {
+		dir, err := os.MkdirTemp("", "bench10k")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		if _, err := gen.Write(dir, gen.Options{Skills: 10000, Seed: 1}); err != nil {
+			return nil, err
+		}
+		st, err := graph.Open(ctx, "memory")
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
+			return nil, err
+		}
+		return queries.Build(ctx, st)
+	}
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return queries.Build(ctx, st)
+})
+
+// BenchmarkDashboard10k executes each query of the dashboard mix
+// (cmd/loadgen/mix) on a 10k-skill snapshot and encodes the answer as
+// /graphql does: the work of one uncached request, without HTTP. Its
+// setup is large, so it runs only with SKILLGRAPH_BENCH_LARGE=1:
+//
+//	SKILLGRAPH_BENCH_LARGE=1 SKILLGRAPH_BENCH_STORE=bbolt:/tmp/b10k/g.db \
+//	    go test ./api -run '^$' -bench Dashboard10k -benchtime 20x -cpuprofile /tmp/cpu.out
+func BenchmarkDashboard10k(b *testing.B) {
+	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
+		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
+	}
+	snap, err := large10k()
+	if err != nil {
+		b.Fatal(err)
+	}
+	schema, err := api.NewSchema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range mix.Dashboard {
+		b.Run(q.Name, func(b *testing.B) {
+			req := api.Request{Query: q.Text}
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				res := schema.Execute(ctx, snap, req, api.DefaultLimits())
+				if len(res.Errors) > 0 {
+					b.Fatal(res.Errors)
+				}
+				body, err := json.Marshal(res)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(body)
+			}
+			b.ReportMetric(float64(size), "bytes/answer")
+		})
 	}
 }

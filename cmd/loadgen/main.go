@@ -1,7 +1,16 @@
-// Command loadgen sends a bounded dashboard query mix to a skillgraph
-// server on loopback and reports requests/s and latency percentiles.
+// Command loadgen sends a bounded dashboard query mix (cmd/loadgen/mix)
+// to a skillgraph server on loopback and reports requests/s and latency
+// percentiles.
 //
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080/graphql -c 8 -d 30s
+//
+// The server caches answers per graph version, so a plain run measures
+// cached answers. -vary defeats the cache so that every request is
+// computed: -vary text gives each request its own query text (a leading
+// alias: a query nobody asked before, parsed and validated anew), -vary
+// vars keeps the text and sends a distinct unused variable (the key
+// includes the variables: what the first request after a new graph
+// version pays).
 package main
 
 import (
@@ -16,25 +25,21 @@ import (
 	"sort"
 	"sync"
 	"time"
-)
 
-// mix is a dashboard's worth of queries: overview totals, a triage page,
-// a skill detail, findings, reachability lists.
-var mix = []string{
-	`{ graphVersion coverage { total uncovered tiers { tier count } } findings(first: 1) { totalCount } }`,
-	`{ skills(tiers: ["C","A","B","D"], orderBy: TIER, first: 100) { totalCount nodes { id package tier evidence } pageInfo { endCursor hasNextPage } } }`,
-	`{ skills(covered: true, first: 1) { nodes { id title description tools { id selection { when } } steps { id automation } witness alternatives { id } findings { code message } } } }`,
-	`{ findings(severity: ERROR, first: 100) { totalCount edges { node { code file line message } } } }`,
-	`{ reachability { coveredNotReachable { id } toolsWithoutCommand { id } unreachableProcesses } }`,
-	`{ alternatives { missingSelection { id } } workflows { process { id } ratio firstGap { skillRef } } }`,
-}
+	"github.com/skillgraph/skillgraph/cmd/loadgen/mix"
+)
 
 func main() {
 	target := flag.String("url", "http://127.0.0.1:8080/graphql", "GraphQL endpoint (loopback only)")
 	conc := flag.Int("c", 8, "concurrent clients")
 	dur := flag.Duration("d", 20*time.Second, "how long to run (bounded)")
 	maxReq := flag.Int("n", 200000, "stop after this many requests")
+	vary := flag.String("vary", "none", "defeat the response cache: none, text (a new query text per request) or vars (a new variable per request)")
 	flag.Parse()
+	if *vary != "none" && *vary != "text" && *vary != "vars" {
+		fmt.Fprintln(os.Stderr, "loadgen: -vary must be none, text or vars")
+		os.Exit(2)
+	}
 	u, err := url.Parse(*target)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
 		fmt.Fprintln(os.Stderr, "loadgen: only loopback targets are allowed")
@@ -61,8 +66,9 @@ func main() {
 					return
 				}
 				sent++
+				n := sent
 				mu.Unlock()
-				body, _ := json.Marshal(map[string]string{"query": mix[i%len(mix)]})
+				body := request(mix.Dashboard[i%len(mix.Dashboard)].Text, *vary, n)
 				t0 := time.Now()
 				res, err := client.Post(*target, "application/json", bytes.NewReader(body))
 				ok := err == nil && res.StatusCode == 200
@@ -100,4 +106,18 @@ func main() {
 	if errors > 0 {
 		os.Exit(1)
 	}
+}
+
+// request is the POST body of one request; n numbers it (distinct across
+// clients) for -vary.
+func request(query, vary string, n int) []byte {
+	req := map[string]any{"query": query}
+	switch vary {
+	case "text":
+		req["query"] = mix.Vary(query, n)
+	case "vars":
+		req["variables"] = map[string]any{"nonce": n}
+	}
+	body, _ := json.Marshal(req)
+	return body
 }
