@@ -40,6 +40,9 @@ const (
 // framed. ?format= overrides the Accept header.
 func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Vary", "Accept")
+	if h.refuseNotDurable(w) {
+		return
+	}
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "" {
@@ -222,6 +225,19 @@ func entityQuads(ctx context.Context, st *graph.Store, iri string) ([]quad.Quad,
 	return out, nil
 }
 
+// refuseNotDurable answers 503 with Retry-After while the answers served
+// are not those of the store (a cold start's write is running): the
+// export and the entity documents read the store, which does not hold
+// them yet.
+func (h *handlers) refuseNotDurable(w http.ResponseWriter) bool {
+	if h.svc.Snapshot() == nil || h.svc.Durable() {
+		return false
+	}
+	w.Header().Set("Retry-After", retryNotDurable)
+	writeText(w, http.StatusServiceUnavailable, "the store write of the corpus is running: the export reads the store; retry once /readyz says durable\n")
+	return true
+}
+
 // lookup finds the IRI of kind/id in any instance, "" when absent.
 func (h *handlers) lookup(ctx context.Context, kind, id string) string {
 	snap := h.svc.Snapshot()
@@ -293,6 +309,9 @@ func (h *handlers) describe(w http.ResponseWriter, r *http.Request) {
 	case typeHTML:
 		http.Redirect(w, r, "/#/"+kind+"/"+id, http.StatusSeeOther)
 	case typeJSONLD, typeJSON:
+		if h.refuseNotDurable(w) {
+			return
+		}
 		h.frame(w, r, kind, id)
 	default:
 		notAcceptable(w, typeJSONLD, typeHTML)

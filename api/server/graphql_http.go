@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/api"
@@ -17,6 +18,15 @@ import (
 func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
 	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
 }
+
+// headerDurable is on every /graphql answer: "true" when it is computed
+// from a graph version committed to the store, "false" while a cold start
+// serves answers whose store write is still running (or failed).
+const headerDurable = "Skillgraph-Durable"
+
+// retryNotDurable is the Retry-After (seconds) of a request refused
+// because the answers are not durable yet.
+const retryNotDurable = "5"
 
 const (
 	mediaGraphQLResponse = "application/graphql-response+json"
@@ -111,11 +121,21 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	authCode, _ := h.authorize(r)
 	viewer := api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""}
+	// Whether these answers are of a version committed to the store (a
+	// cold start serves them before, docs/http.md).
+	durable := h.svc.durable(snap)
+	w.Header().Set(headerDurable, strconv.FormatBool(durable))
 	// Answers are cached per snapshot; the ETag names the version and the
 	// request, so a client revalidating a GET gets 304 while the graph is
 	// unchanged. A mutation is never stored, so a hit is always a query.
+	// Answers not yet durable carry another tag: the version they name is
+	// only promised until the write commits.
 	key := cacheKey(snap.Version, mt, viewer, req)
-	tag := etag(snap.Version, "q"+key[:16])
+	kind := "q"
+	if !durable {
+		kind = "e"
+	}
+	tag := etag(snap.Version, kind+key[:16])
 	w.Header().Set("Vary", "Accept, Authorization")
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if notModified(w, r, tag) {
@@ -154,6 +174,13 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
 			}
 			gqlError(w, code, ctype, msg)
+			return
+		}
+		if !durable {
+			// A mutation is a store write on top of the version served,
+			// which is not in the store yet: retry once it is.
+			w.Header().Set("Retry-After", retryNotDurable)
+			gqlError(w, http.StatusServiceUnavailable, ctype, ErrNotDurable.Error())
 			return
 		}
 		ctx = api.WithMutator(ctx, h.svc)

@@ -47,7 +47,22 @@ type Service struct {
 	changeMu  sync.Mutex
 	changed   chan struct{} // closed and replaced at every snapshot swap or readiness change
 	quadCount atomic.Pointer[quadCount]
+
+	// early is the snapshot served before its store write committed
+	// (answers before durability, docs/decisions.md): the answers served
+	// are durable unless the snapshot served is this one. It is cleared
+	// when the write commits and kept when it fails, so nothing served
+	// after a failed write claims durability.
+	early    atomic.Pointer[queries.Snapshot]
+	writeErr atomic.Pointer[string] // why the store write of early failed
+	// beforeWrite, when set (tests), runs after an early snapshot is
+	// served and before its store write starts.
+	beforeWrite func()
 }
+
+// ErrNotDurable refuses a write while the answers served are not yet those
+// of the store: their own store write is running, or it failed.
+var ErrNotDurable = errors.New("the answers served are not durable yet: the store write of the corpus is running (or failed); retry once /readyz says durable")
 
 // quadCount caches the exportable quads of one graph version, counted up
 // to a bound.
@@ -81,11 +96,14 @@ func (s *Service) Readiness() Readiness {
 	if snap == nil {
 		return Readiness{Reason: "no snapshot yet: the store is being read"}
 	}
-	// Every snapshot is built from a committed version (Refresh reads the
-	// store, advance follows a committed Apply), so what is served is
-	// always durable.
-	r := Readiness{Version: snap.Version, Skills: len(snap.Skills), Durable: true, Ready: s.served.Load()}
+	// Every snapshot but an early one is built from a committed version
+	// (Refresh reads the store, advance follows a committed Apply).
+	r := Readiness{Version: snap.Version, Skills: len(snap.Skills), Durable: s.durable(snap), Ready: s.served.Load()}
 	switch {
+	case r.Ready && !r.Durable && s.writeErr.Load() != nil:
+		r.Reason = "the store write failed, so the answers (from the converted corpus) are not durable: " + *s.writeErr.Load()
+	case r.Ready && !r.Durable:
+		r.Reason = fmt.Sprintf("the answers are from the converted corpus; the store write is running (version %d once committed)", snap.Version)
 	case r.Ready:
 	case s.ingestErr.Load() != nil:
 		r.Reason = "the first ingest of the corpus failed: " + *s.ingestErr.Load()
@@ -94,6 +112,17 @@ func (s *Service) Readiness() Readiness {
 	}
 	return r
 }
+
+// durable reports whether snap's answers are those of a version committed
+// to the store.
+func (s *Service) durable(snap *queries.Snapshot) bool {
+	return snap != nil && s.early.Load() != snap
+}
+
+// Durable reports whether the snapshot served answers from a version
+// committed to the store (false while an early snapshot's write runs or
+// after it failed).
+func (s *Service) Durable() bool { return s.durable(s.snap.Load()) }
 
 // Changed returns a channel closed at the next change of the snapshot served
 // or of the readiness: callers wait on it instead of polling.
@@ -219,7 +248,15 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 // Ingest re-reads the corpora and serves the new snapshot. A failed ingest
 // leaves the previous graph and snapshot in place.
 func (s *Service) Ingest(ctx context.Context) (ingest.Result, error) {
-	return s.ingest(ctx, s.opt)
+	return s.ingest(ctx, s.opt, false)
+}
+
+// IngestEarly is the ingest of a starting `serve --corpus`: the snapshot
+// of the converted changes is served (not durable, /readyz says so) while
+// the store write runs, and marked durable when it commits. A failed write
+// leaves that snapshot served and never durable; the error is returned.
+func (s *Service) IngestEarly(ctx context.Context) (ingest.Result, error) {
+	return s.ingest(ctx, s.opt, true)
 }
 
 // IngestPaths re-reads only the named files (absolute paths), as
@@ -228,35 +265,138 @@ func (s *Service) Ingest(ctx context.Context) (ingest.Result, error) {
 func (s *Service) IngestPaths(ctx context.Context, paths []string) (ingest.Result, error) {
 	opt := s.opt
 	opt.Only = paths
-	return s.ingest(ctx, opt)
+	return s.ingest(ctx, opt, false)
 }
 
-func (s *Service) ingest(ctx context.Context, opt ingest.Options) (ingest.Result, error) {
+func (s *Service) ingest(ctx context.Context, opt ingest.Options, early bool) (ingest.Result, error) {
 	if len(s.corpora) == 0 {
 		return ingest.Result{}, errors.New("this server has no corpus to ingest (read-only replica)")
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
+	// After a failed early write the snapshot served is not the store's:
+	// the next ingest reads and writes everything again, early.
+	failed := !s.durable(s.snap.Load()) && s.snap.Load() != nil
+	if failed {
+		opt.Only, early = nil, true
+	}
 	start := time.Now()
-	res, err := ingest.Run(ctx, s.store, s.corpora, opt)
+	res, err := s.prepareAndWrite(ctx, opt, early, failed)
 	if s.metrics != nil {
 		s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
 		if err != nil {
 			s.metrics.ingestFailures.Inc()
 		}
 	}
+	return res, err
+}
+
+// prepareAndWrite runs one ingest with ingestMu held: Prepare, the early
+// snapshot when asked for, the store write, then the durable snapshot.
+func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early, failed bool) (ingest.Result, error) {
+	p, err := ingest.Prepare(ctx, s.store, s.corpora, opt)
 	if err != nil {
-		if !s.served.Load() {
+		s.notServed(err)
+		return ingest.Result{}, err
+	}
+	var pre *queries.Snapshot
+	if early && len(p.Changes()) > 0 {
+		pre = s.serveEarly(ctx, p, failed)
+	}
+	if s.beforeWrite != nil {
+		s.beforeWrite()
+	}
+	res, err := p.Apply(ctx, s.store)
+	if err != nil {
+		if pre != nil {
 			msg := err.Error()
-			s.ingestErr.Store(&msg)
+			s.writeErr.Store(&msg)
 			s.notify()
+			s.log.Error("the store write failed: the answers served are not durable", "version", pre.Version, "err", err)
+			return res, err
 		}
+		s.notServed(err)
 		return res, err
 	}
-	if s.advance(ctx, res.Changes, res.Version) {
+	switch {
+	case pre != nil && res.Version == pre.Version:
+		// The committed version is the one served: same changes from the
+		// same base, so the same answers. Only durability changes.
+		s.early.CompareAndSwap(pre, nil)
+		s.ingested.Store(time.Now().UnixNano())
+		s.notify()
+		s.log.Info("snapshot durable", "version", res.Version)
+	case pre != nil || failed:
+		// Another writer committed in between (a shared database), or the
+		// snapshot served is a failed write's: serve the store's own.
+		if err := s.rebuild(ctx); err != nil {
+			s.log.Warn("snapshot rebuild failed; the previous snapshot is still served", "err", err)
+			return res, nil
+		}
 		s.markServed()
+	default:
+		if s.advance(ctx, res.Changes, res.Version) {
+			s.markServed()
+		}
 	}
 	return res, nil
+}
+
+// notServed records why the first ingest failed while nothing is served.
+func (s *Service) notServed(err error) {
+	if !s.served.Load() {
+		msg := err.Error()
+		s.ingestErr.Store(&msg)
+		s.notify()
+	}
+}
+
+// serveEarly serves the snapshot of p's changes applied to the store's
+// version p.Base, before they are written, and returns it; nil when there
+// is no snapshot of that version to start from. failed: the snapshot
+// served is not the store's (a failed early write), so the base is read
+// from the store.
+func (s *Service) serveEarly(ctx context.Context, p *ingest.Prepared, failed bool) *queries.Snapshot {
+	base := s.snap.Load()
+	if failed {
+		var err error
+		if base, err = queries.Build(ctx, s.store); err != nil {
+			s.log.Warn("no early snapshot: the store cannot be read", "err", err)
+			return nil
+		}
+	}
+	if base == nil || base.Version != p.Base {
+		return nil // the store moved on since it was read: no base to update
+	}
+	start := time.Now()
+	pre := base.Update(p.Changes(), p.Base+1)
+	s.writeErr.Store(nil)
+	s.early.Store(pre) // before it is served: never shown as durable
+	s.swap(pre)
+	s.markServed()
+	if s.metrics != nil {
+		s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
+	}
+	s.log.Info("snapshot served before the store write (not durable)", "version", pre.Version, "skills", len(pre.Skills),
+		"changed graphs", len(p.Changes()), "build", time.Since(start).Round(time.Millisecond))
+	return pre
+}
+
+// rebuild serves a snapshot built from the store, whatever is served now.
+func (s *Service) rebuild(ctx context.Context) error {
+	start := time.Now()
+	snap, err := queries.Build(ctx, s.store)
+	if err != nil {
+		return fmt.Errorf("build snapshot: %w", err)
+	}
+	s.swap(snap)
+	s.early.Store(nil)
+	s.writeErr.Store(nil)
+	s.notify()
+	if s.metrics != nil {
+		s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
+	}
+	return nil
 }
 
 // advance serves the snapshot of version v: updated in memory from the
@@ -319,6 +459,11 @@ func (s *Service) RecordTriage(ctx context.Context, skill, verdict, note string)
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
+	// A decision is a store write on top of the served version: not while
+	// that version is not in the store.
+	if !s.Durable() {
+		return 0, ErrNotDurable
+	}
 	old, err := s.store.GraphQuads(ctx, TriageGraph)
 	if err != nil {
 		return 0, err

@@ -31,7 +31,7 @@ var serveCommand = &command{
 	name:    "serve",
 	args:    "--corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL",
 	summary: "Serve GraphQL, the export and the triage page, ingesting the corpora (and watching them) or following a store.",
-	about:   "/healthz is liveness; /readyz is 200 once the given corpus is served. Mutations need SKILLGRAPH_TOKEN.",
+	about:   "/healthz is liveness; /readyz is 200 once the given corpus is served (\"durable\": false while a cold start's store write runs). Mutations need SKILLGRAPH_TOKEN.",
 	setup:   setupServe,
 }
 
@@ -98,7 +98,10 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			}
 		}
 		if len(corpora) > 0 {
-			if _, err := svc.Ingest(ctx); errors.Is(err, graph.ErrCorrupt) {
+			// Answers before durability: the converted corpus is served
+			// while the store write runs; /readyz says durable once it
+			// commits. A failed write keeps those answers, never durable.
+			if _, err := svc.IngestEarly(ctx); errors.Is(err, graph.ErrCorrupt) {
 				log.Error("store is corrupt", "store", url, "err", err)
 				return err
 			} else if err != nil {
