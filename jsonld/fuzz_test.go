@@ -67,9 +67,13 @@ func FuzzDocument(f *testing.F) {
 			f := fuzzFile(p, id, text, line)
 			f.Parser = parser
 			g := SourceIRI(in.DocIRI(), p)
-			qs, err := ToQuads(Document(in, f, SourceMeta{Path: p, SHA256: text, Size: int64(line), Parser: parser}), g)
+			doc := Document(in, f, SourceMeta{Path: p, SHA256: text, Size: int64(line), Parser: parser})
+			qs, err := ToQuads(doc, g)
 			if err != nil {
 				t.Fatalf("records of %s did not convert: %v", parser, err)
+			}
+			if err := CompareWithReference(doc, g); err != nil {
+				t.Fatalf("records of %s: amortised and reference differ: %v", parser, err)
 			}
 			for _, q := range qs {
 				if q.Label != quad.IRI(g) {
@@ -112,6 +116,48 @@ func FuzzToQuads(f *testing.F) {
 		}
 		if remote && !allowedContexts[ctx] && !strings.Contains(err.Error(), ErrRemoteContext.Error()) && !strings.Contains(err.Error(), "invalid") {
 			t.Fatalf("remote context %q: unexpected error %v", ctx, err)
+		}
+	})
+}
+
+// FuzzAmortisedEqualsReference puts an arbitrary JSON document under the
+// embedded context and converts it by
+// ToQuads, which starts from the context processed once, and by
+// ReferenceQuads, json-gold's plain path: same quads, same errors, for the
+// document's own graphs and relabelled (issue #14).
+func FuzzAmortisedEqualsReference(f *testing.F) {
+	f.Add([]byte(`{"@graph": [{"id": "urn:a", "type": "Skill", "key": "a", "line": 3, "satisfies": "urn:b"}]}`))
+	f.Add([]byte(`[{"id": "https://h.example/x.jsonld#tool/t", "type": ["Tool", "Port"], "title": {"@value": "T", "@language": "en"}}]`))
+	f.Add([]byte(`{"@context": {"p": {"@id": "urn:p", "@type": "@json"}}, "@id": "urn:a", "p": [1, {"a": null}]}`))
+	f.Add([]byte(`{"@context": [null, {"@vocab": "urn:v#"}], "a": {"@list": [1, 2.5, true, {"@list": []}]}}`))
+	f.Add([]byte(`{"@id": "urn:g", "@graph": {"id": "_:b0", "next": {"id": "_:b1"}, "urn:p": {"urn:q": "nested"}}}`))
+	f.Add([]byte(`{"@context": {"id": null}, "id": "x", "@reverse": {"urn:p": {"@id": "urn:y"}}, "@included": [{"@id": "urn:i"}]}`))
+	f.Add([]byte(`{"@context": {"type": {"@id": "@type", "@container": "@set"}, "Skill": {"@id": "urn:S", "@context": {"key": "urn:k"}}}, "type": "Skill", "key": "v"}`))
+	f.Add([]byte(`{"@context": "https://example.org/remote.jsonld", "id": "urn:a"}`))
+	f.Add([]byte(`{"id": "http://exa mple/bad iri", "title": 1e300, "line": -0.0, "position": "3"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		// Under @graph, the value's own @context applies on top of the
+		// embedded one; an object is also tried with the embedded context
+		// in place of its own (its top-level keywords then count).
+		docs := []map[string]any{{"@context": ContextURL, "@graph": v}}
+		if m, ok := v.(map[string]any); ok {
+			top := map[string]any{}
+			for k, x := range m {
+				top[k] = x
+			}
+			top["@context"] = ContextURL
+			docs = append(docs, top)
+		}
+		for _, doc := range docs {
+			for _, g := range []string{"urn:g", ""} {
+				if err := CompareWithReference(doc, g); err != nil {
+					t.Fatalf("graph %q: amortised and reference differ: %v\n%s", g, err, data)
+				}
+			}
 		}
 	})
 }

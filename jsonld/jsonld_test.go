@@ -1,6 +1,7 @@
 package jsonld
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -114,5 +115,22 @@ func TestSkillIRIPerPackage(t *testing.T) {
 	}
 	if beta != "urn:skillgraph:h#skill/beta/deploy" {
 		t.Errorf("beta IRI %s: /id/skill/beta/deploy would not find it", beta)
+	}
+}
+
+// TestIllTypedDocumentIsAnError: json-gold reads the type of a node from
+// the key "" when no key of the node maps to @type, and panics when that
+// value is not a string; ToQuads (what reading an export back calls on
+// any file) reports an error instead.
+func TestIllTypedDocumentIsAnError(t *testing.T) {
+	for _, doc := range []map[string]any{
+		{"@context": ContextURL, "@graph": []any{map[string]any{"": 0.0}}},
+		{"@id": "urn:a", "": []any{true}},
+	} {
+		for _, convert := range []func(any, string) ([]quad.Quad, error){ToQuads, ReferenceQuads} {
+			if _, err := convert(doc, "urn:g"); !errors.Is(err, ErrProcessor) {
+				t.Errorf("%v: want ErrProcessor, got %v", doc, err)
+			}
+		}
 	}
 }
