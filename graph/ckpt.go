@@ -161,6 +161,7 @@ func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes 
 			if err := tx.Put(ctx, ckptKey([]byte(c.Graph)), b); err != nil {
 				return err
 			}
+			s.blockWritten()
 		}
 	} else {
 		if err := s.rebuildCheckpoint(ctx, func(label string, block []byte) error {
@@ -245,8 +246,16 @@ func (s *Store) rebuildCheckpoint(ctx context.Context, put func(label string, bl
 		if err := put(l, b); err != nil {
 			return err
 		}
+		s.blockWritten()
 	}
 	return nil
+}
+
+// blockWritten calls the test hook ckptWritten, if set.
+func (s *Store) blockWritten() {
+	if s.ckptWritten != nil {
+		s.ckptWritten()
+	}
 }
 
 // The PostgreSQL checkpoint tables, created with the schema.
@@ -351,6 +360,7 @@ func (s *Store) writeCheckpointSQL(ctx context.Context, old, next int64, changes
 				if err := put(c.Graph, b); err != nil {
 					return err
 				}
+				s.blockWritten()
 			}
 		} else if err := s.rebuildCheckpoint(ctx, put, func() error {
 			_, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint`)

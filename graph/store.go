@@ -56,6 +56,10 @@ type Store struct {
 	broken atomic.Pointer[error] // bbolt: the damage that made the store unusable
 	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
 	noCheckpoint bool
+	// ckptWritten, when set (tests), is called after each checkpoint
+	// block is written, before the checkpoint is stamped: the moment a
+	// kill leaves a half-written checkpoint behind.
+	ckptWritten func()
 
 	exclusiveReads bool // memstore: readers take mu exclusively
 }

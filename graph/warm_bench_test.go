@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
+	"github.com/skillgraph/skillgraph/queries"
 )
 
 // BenchmarkWarmStart opens a bbolt store of a generated corpus and reads
@@ -63,5 +65,38 @@ func BenchmarkWarmStart(b *testing.B) {
 			}
 			b.ReportMetric(float64(res.Quads*b.N)/b.Elapsed().Seconds(), "quads/s")
 		})
+	}
+}
+
+// BenchmarkWarmBuild opens an existing store and builds the analysis
+// snapshot from it, as `serve --read-only` does before /readyz: the whole
+// warm start in one process, for profiling it on a store too large to
+// ingest in a benchmark's setup. The store is named by
+// SKILLGRAPH_BENCH_STORE (a store URL, e.g. bbolt:/tmp/s10k.db, written
+// beforehand with `skillgraph ingest`); without it the benchmark is skipped.
+//
+//	SKILLGRAPH_BENCH_STORE=bbolt:/tmp/s10k.db go test -run '^$' -bench WarmBuild -benchtime 3x -cpuprofile cpu.out ./graph/
+func BenchmarkWarmBuild(b *testing.B) {
+	url := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if url == "" {
+		b.Skip("set SKILLGRAPH_BENCH_STORE to a store URL written by skillgraph ingest")
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := graph.Open(ctx, url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := queries.Build(ctx, st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s.Version == 0 {
+			b.Fatalf("%s holds no graph version", url)
+		}
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
