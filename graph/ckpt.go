@@ -60,6 +60,7 @@ func (s *Store) readCheckpointKV(ctx context.Context, v int64, fn func(quad.Quad
 	}
 	blocks, ok := kvBlocks(ctx, tx)
 	if !ok {
+		s.ckptWhole.Store(0) // damaged: the next write rebuilds it
 		return false, nil
 	}
 	d := checkpoint.NewDecoder()
@@ -138,7 +139,14 @@ func (s *Store) CheckpointCurrent(ctx context.Context) bool {
 func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes []Change, leftovers bool) error {
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
 	stamp := kvStamp(ctx, tx)
-	blocks, whole := kvBlocks(ctx, tx)
+	// Verifying every block costs a pass over the whole checkpoint (at 10k
+	// skills most of a one-file ingest): skipped when this process wrote
+	// or verified it at version old, as nothing else writes the file.
+	var blocks [][]byte
+	whole := true
+	if known := s.ckptWhole.Load(); known <= 0 || known != old || stamp != old {
+		blocks, whole = kvBlocks(ctx, tx)
+	}
 	// Blocks are only updated from a checkpoint known whole: stamped with
 	// the previous version (or none at all in a new store) and every block
 	// verifying. Anything else is rebuilt from the store.

@@ -62,6 +62,11 @@ type Store struct {
 	ckptWritten func()
 
 	exclusiveReads bool // memstore: readers take mu exclusively
+	// ckptWhole is the version at which this process last wrote the bbolt
+	// checkpoint whole (0: not known): the next write need not verify
+	// every block again (the file lock keeps other writers out; readers
+	// still verify what they read).
+	ckptWhole atomic.Int64
 }
 
 // readLock locks s for reading and returns the matching unlock.
@@ -617,6 +622,7 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 	if err := s.kv.commit(ctx); err != nil {
 		return fmt.Errorf("commit graphs: %w", err)
 	}
+	s.ckptWhole.Store(next)
 	return nil
 }
 func (s *Store) applyDeltas(deltas []graph.Delta) error {

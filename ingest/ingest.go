@@ -58,6 +58,10 @@ type Options struct {
 	// package manifest, a module another may import) or is not a source,
 	// the run reads everything as if Only were unset. For `serve --watch`.
 	Only []string
+	// Discovery, if set, remembers each full discovery so that a later
+	// partial ingest of known files does not walk the trees (see
+	// Discovery). For `serve --watch`.
+	Discovery *Discovery
 }
 
 // Result summarises one ingest run.
@@ -159,33 +163,18 @@ func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error
 // the changes to commit.
 func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
 	var units []*unit
-	instances := map[string]string{} // name → root, to catch two corpora of one name
-	var insts []discover.Instance
-	for _, root := range roots {
-		// A workspace root stands for every instance declared under it.
-		ws, err := discover.Workspace(root, discover.Options{MaxFileSize: opt.MaxFileSize})
-		if err != nil {
-			return Result{}, err
-		}
-		insts = append(insts, ws...)
+	corpora, err := discoverCorpora(ctx, roots, opt)
+	if err != nil {
+		return Result{}, err
 	}
-	var corpora []*discover.Corpus
 	defer func() {
 		for _, c := range corpora {
 			c.Close()
 		}
 	}()
-	for _, wi := range insts {
-		root := wi.Root
-		c, err := discover.Load(ctx, root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude})
-		if err != nil {
-			return Result{}, err
-		}
-		corpora = append(corpora, c)
-		if other, dup := instances[c.Instance.Name]; dup {
-			return Result{}, fmt.Errorf("corpora %s and %s both declare instance %q", other, root, c.Instance.Name)
-		}
-		instances[c.Instance.Name] = root
+	instances := map[string]string{} // name → root: the instances ingested together
+	for _, c := range corpora {
+		instances[c.Instance.Name] = c.Root
 	}
 	only, gone, err := subset(ctx, store, corpora, opt.Only)
 	if err != nil {
@@ -344,17 +333,16 @@ func subset(ctx context.Context, store *graph.Store, corpora []*discover.Corpus,
 		p = absPath(p)
 		found := false
 		for _, c := range corpora {
-			for _, s := range c.Sources {
-				if absPath(s.Abs) != p {
-					continue
-				}
-				switch {
-				case s.Kind == discover.KindDeclaration, s.Kind == discover.KindVocabulary, tool.IsModule(s.Path):
-					return nil, nil, nil // context of other parses
-				}
-				only[p] = true
-				found = true
+			s, ok := sourceAt(c, p)
+			if !ok {
+				continue
 			}
+			switch {
+			case s.Kind == discover.KindDeclaration, s.Kind == discover.KindVocabulary, tool.IsModule(s.Path):
+				return nil, nil, nil // context of other parses
+			}
+			only[s.Abs] = true
+			found = true
 		}
 		if found {
 			continue
@@ -385,6 +373,15 @@ func subset(ctx context.Context, store *graph.Store, corpora []*discover.Corpus,
 		}
 	}
 	return only, gone, nil
+}
+
+// sourceAt is the source of c at the absolute path p, if it is one.
+func sourceAt(c *discover.Corpus, p string) (discover.Source, bool) {
+	rel, err := filepath.Rel(c.Root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return discover.Source{}, false
+	}
+	return c.Source(filepath.ToSlash(rel))
 }
 
 // absPath makes paths from the watcher and from discovery comparable.
@@ -445,24 +442,15 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 	saltHex := hex.EncodeToString(salt.Sum(nil))
 
 	exists := func(rel string) bool {
-		for _, s := range c.Sources {
-			if s.Path == rel {
-				return true
-			}
+		if _, ok := c.Source(rel); ok {
+			return true
 		}
 		return c.Exists(rel)
 	}
 	var units []*unit
-	have := map[string]bool{}
-	for _, s := range c.Sources {
-		have[s.Path] = true
-	}
-	for _, s := range c.Sources {
+	for _, s := range sourcesToParse(c, only) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
-		}
-		if only != nil && !only[absPath(s.Abs)] && s.Kind != discover.KindDeclaration {
-			continue // unchanged: kept as stored (the declaration carries discovery findings, always current)
 		}
 		data, err := c.ReadFile(s.Path)
 		if err == nil && s.Kind == discover.KindAny {
@@ -515,10 +503,14 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 	// Contracts named by skills outside the declared schema directories
 	// (of the skills parsed now: the others' are kept as stored).
 	var extra []string
+	have := map[string]bool{}
 	for _, u := range units {
 		for _, sk := range u.file.Skills {
 			for _, ref := range []string{sk.Input, sk.Output} {
 				if ref == "" || strings.Contains(ref, "://") || have[ref] {
+					continue
+				}
+				if _, ok := c.Source(ref); ok {
 					continue
 				}
 				p := path.Clean(ref)
@@ -540,6 +532,29 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		units = append(units, newUnit(in, f, data, saltHex))
 	}
 	return units, nil
+}
+
+// sourcesToParse is every source of c, or with only set (absolute paths)
+// the declaration and the sources named, in path order: unchanged sources
+// are kept as stored, and the declaration carries the discovery findings,
+// always current.
+func sourcesToParse(c *discover.Corpus, only map[string]bool) []discover.Source {
+	if only == nil {
+		return c.Sources
+	}
+	var out []discover.Source
+	if rel := c.Instance.File; rel != "" {
+		if s, ok := c.Source(rel); ok && s.Kind == discover.KindDeclaration {
+			out = append(out, s)
+		}
+	}
+	for p := range only {
+		if s, ok := sourceAt(c, p); ok && s.Kind != discover.KindDeclaration {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b discover.Source) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit {

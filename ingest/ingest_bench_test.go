@@ -16,10 +16,13 @@ import (
 const benchSkills = 1000
 
 // benchCorpus writes a fresh generated corpus into a temporary directory.
-func benchCorpus(b *testing.B) string {
+func benchCorpus(b *testing.B) string { return benchCorpusOf(b, benchSkills) }
+
+// benchCorpusOf writes a generated corpus of n skills.
+func benchCorpusOf(b *testing.B, n int) string {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "corpus")
-	if _, err := gen.Write(dir, gen.Options{Skills: benchSkills, Seed: 1}); err != nil {
+	if _, err := gen.Write(dir, gen.Options{Skills: n, Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
 	return dir
@@ -138,5 +141,60 @@ func BenchmarkReingestOneChanged(b *testing.B) {
 		if res.Changed != 1 {
 			b.Fatalf("one file changed: %d graphs written", res.Changed)
 		}
+	}
+}
+
+// benchSizes are the corpus sizes of the re-ingest benchmarks: 1k, and 10k
+// when SKILLGRAPH_BENCH_LARGE=1 (its setup is a cold ingest of about a
+// minute).
+func benchSizes() []int {
+	if os.Getenv("SKILLGRAPH_BENCH_LARGE") == "1" {
+		return []int{1000, 10000}
+	}
+	return []int{1000}
+}
+
+// BenchmarkReingestOnly is what `serve --watch` runs for one edited skill
+// file: an ingest told the changed path (Options.Only) with the discovery
+// of the previous ingest remembered, into a bbolt store holding the corpus.
+//
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench ReingestOnly -benchtime 50x -timeout 0 ./ingest
+func BenchmarkReingestOnly(b *testing.B) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("skills=%d", n), func(b *testing.B) {
+			dir := benchCorpusOf(b, n)
+			ctx := context.Background()
+			st := openStore(b, "bbolt:"+filepath.Join(b.TempDir(), "g.db"))
+			defer st.Close()
+			disc := &ingest.Discovery{}
+			if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{Discovery: disc}); err != nil {
+				b.Fatal(err)
+			}
+			matches, _ := filepath.Glob(filepath.Join(dir, "skills", "*", "*.md"))
+			if len(matches) == 0 {
+				b.Fatal("no skill file")
+			}
+			target := matches[len(matches)/2]
+			orig, err := os.ReadFile(target)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				data := append(append([]byte(nil), orig...), fmt.Sprintf("\nRevision %d.\n", i)...)
+				if err := os.WriteFile(target, data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{Only: []string{target}, Discovery: disc})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Changed != 1 {
+					b.Fatalf("one file changed: %d graphs written", res.Changed)
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,13 +36,25 @@ func storeLines(t *testing.T, st *graph.Store) []string {
 // exactly the data a full ingest of the same corpus writes; a change to a
 // file other parses depend on falls back to the full read.
 func TestOnlyChangedPaths(t *testing.T) {
+	for _, remember := range []bool{false, true} {
+		t.Run(fmt.Sprintf("discovery remembered %v", remember), func(t *testing.T) {
+			var d *Discovery
+			if remember {
+				d = &Discovery{}
+			}
+			testOnlyChangedPaths(t, d)
+		})
+	}
+}
+
+func testOnlyChangedPaths(t *testing.T, disc *Discovery) {
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "mini")
 	if err := os.CopyFS(root, os.DirFS("testdata/mini")); err != nil {
 		t.Fatal(err)
 	}
 	inc, _ := graph.Open(ctx, "memory")
-	if _, err := Run(ctx, inc, []string{root}, Options{}); err != nil {
+	if _, err := Run(ctx, inc, []string{root}, Options{Discovery: disc}); err != nil {
 		t.Fatal(err)
 	}
 	at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
@@ -75,6 +88,18 @@ func TestOnlyChangedPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []string{"skills/core/open-change.md"}, 0, 1},
+		{"edit the added skill again", func() {
+			write("skills/core/ship.md", "---\nname: ship\ndescription: Ship a reviewed change, now.\n---\n\n# Ship\n")
+		}, []string{"skills/core/ship.md"}, 1, 0},
+		{"a skill replaced by a folder", func() {
+			if err := os.Remove(at("skills/core/ship.md")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(at("skills/core/ship.md/inner"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write("skills/core/ship.md/inner/deep.md", "---\nname: deep\ndescription: Deep.\n---\n")
+		}, []string{"skills/core/ship.md"}, -1, 0},
 		{"edit the declaration: a full read", func() {
 			write("harness.json", strings.Replace(read("harness.json"), "{", "{\n  \"description\": \"edited\",", 1))
 		}, []string{"harness.json"}, -1, 0},
@@ -89,7 +114,7 @@ func TestOnlyChangedPaths(t *testing.T) {
 			for _, p := range s.only {
 				only = append(only, at(p))
 			}
-			res, err := Run(ctx, inc, []string{root}, Options{Only: only})
+			res, err := Run(ctx, inc, []string{root}, Options{Only: only, Discovery: disc})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,6 +127,69 @@ func TestOnlyChangedPaths(t *testing.T) {
 			}
 			if got, want := storeLines(t, inc), storeLines(t, full); !slices.Equal(got, want) {
 				t.Fatalf("the store after a partial ingest (%d quads) differs from a full ingest (%d quads)", len(got), len(want))
+			}
+		})
+	}
+}
+
+// TestDiscoveryRemembered: a partial ingest of a file the last discovery
+// listed reuses that discovery instead of walking the tree (a file added
+// meanwhile but not named is not seen), and every other change walks it
+// again: a named new file, a source edited into an instance declaration.
+func TestDiscoveryRemembered(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "conv") // no declaration: the conventional layout
+	write := func(rel, s string) string {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("skills/a.md", "---\nname: a\ndescription: A.\n---\n")
+	tl := write("tools/t.json", `{"id": "t", "name": "t", "satisfies": []}`)
+	// st remembers its discovery, ref walks the tree at every run.
+	st, _ := graph.Open(ctx, "memory")
+	ref, _ := graph.Open(ctx, "memory")
+	d := &Discovery{}
+	for _, s := range []*graph.Store{st, ref} {
+		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := write("skills/new.md", "---\nname: new\ndescription: New.\n---\n")
+	write("skills/a.md", "---\nname: a\ndescription: A, edited.\n---\n")
+	steps := []struct {
+		name    string
+		edit    func()
+		only    string
+		files   int // source files the run knows of (-1: not checked)
+		changed int
+	}{
+		{"a known file: the remembered discovery", func() {}, a, 2, 1},
+		{"the new file named: a fresh walk", func() {}, n, 3, 1},
+		{"a tool edited into an instance declaration: a fresh walk", func() {
+			write("tools/t.json", `{"name": "sub", "directories": [{"id": "s", "path": "s", "graphTypologies": ["skills"]}]}`)
+		}, tl, -1, -1},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			s.edit()
+			res, err := Run(ctx, st, []string{root}, Options{Only: []string{s.only}, Discovery: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.files >= 0 && (res.Files != s.files || res.Changed != s.changed) {
+				t.Fatalf("files %d changed %d, want %d and %d", res.Files, res.Changed, s.files, s.changed)
+			}
+			if _, err := Run(ctx, ref, []string{root}, Options{Only: []string{s.only}}); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := storeLines(t, st), storeLines(t, ref); !slices.Equal(got, want) {
+				t.Fatalf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
 			}
 		})
 	}

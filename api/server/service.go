@@ -76,6 +76,10 @@ func NewService(st *graph.Store, corpora []string, opt ingest.Options, log *slog
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if opt.Discovery == nil {
+		// Each ingest's discovery serves the next partial one (--watch).
+		opt.Discovery = &ingest.Discovery{}
+	}
 	return &Service{store: st, corpora: corpora, opt: opt, log: log, metrics: m, changed: make(chan struct{})}
 }
 

@@ -42,6 +42,11 @@ type rawDeclaration struct {
 // isDeclaration reports whether a root *.json holds an instance declaration:
 // an object with `name` and a `directories` array whose entries carry
 // `graphTypologies`.
+// IsDeclaration reports whether data is an instance declaration (a name
+// and directories that each name their graphTypologies): the test
+// Workspace applies to every *.json file of the folders it searches.
+func IsDeclaration(data []byte) bool { return isDeclaration(data) }
+
 func isDeclaration(data []byte) bool {
 	var probe struct {
 		Name        any   `json:"name"`

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -233,6 +234,31 @@ func (c *Corpus) Exists(rel string) bool { return c.fs.Exists(rel) }
 
 // Close releases the corpus root.
 func (c *Corpus) Close() error { return c.fs.Close() }
+
+// Reopen is a copy of the discovered corpus over a freshly opened root, for
+// another ingest of the same discovery without walking the tree again
+// (serve --watch). The copy's Findings are its own: appending to them does
+// not change c's. c's own root may be closed.
+func (c *Corpus) Reopen() (*Corpus, error) {
+	r, err := OpenRoot(c.Root, c.fs.maxSize)
+	if err != nil {
+		return nil, err
+	}
+	cc := *c
+	cc.fs = r
+	cc.Findings = slices.Clone(c.Findings)
+	return &cc, nil
+}
+
+// Source returns the source at rel (a slash path relative to the root),
+// found by binary search: Load sorts Sources by path.
+func (c *Corpus) Source(rel string) (Source, bool) {
+	i, ok := slices.BinarySearchFunc(c.Sources, rel, func(s Source, p string) int { return strings.Compare(s.Path, p) })
+	if !ok {
+		return Source{}, false
+	}
+	return c.Sources[i], true
+}
 
 func (c *Corpus) add(s Source, seen map[string]bool) {
 	if seen[s.Path] {
