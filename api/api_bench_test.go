@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -98,8 +97,11 @@ var large10k = sync.OnceValues(func() (*queries.Snapshot, error) {
 
 // BenchmarkDashboard10k executes each query of the dashboard mix
 // (cmd/loadgen/mix) on a 10k-skill snapshot and encodes the answer as
-// /graphql does: the work of one uncached request, without HTTP. Its
-// setup is large, so it runs only with SKILLGRAPH_BENCH_LARGE=1:
+// /graphql does, without HTTP: cold/… is the first request after a new
+// graph version (nothing shared), vary/… a query text nobody sent
+// before (loadgen -vary text: a new alias in front) once its root fields
+// were answered under this snapshot. Its setup is large, so it runs only
+// with SKILLGRAPH_BENCH_LARGE=1:
 //
 //	SKILLGRAPH_BENCH_LARGE=1 SKILLGRAPH_BENCH_STORE=bbolt:/tmp/b10k/g.db \
 //	    go test ./api -run '^$' -bench Dashboard10k -benchtime 20x -cpuprofile /tmp/cpu.out
@@ -116,21 +118,41 @@ func BenchmarkDashboard10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	lim := api.DefaultLimits()
+	answer := func(b *testing.B, query string, fc api.FieldCache) int {
+		doc, err := api.Parse(query, lim)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := schema.ExecuteShared(ctx, snap, doc, api.Request{Query: query}, lim, fc)
+		if len(res.Errors) > 0 {
+			b.Fatal(res.Errors)
+		}
+		body, err := res.Encode()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(body)
+	}
 	for _, q := range mix.Dashboard {
-		b.Run(q.Name, func(b *testing.B) {
-			req := api.Request{Query: q.Text}
+		b.Run("cold/"+q.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			var size int
 			for b.Loop() {
-				res := schema.Execute(ctx, snap, req, api.DefaultLimits())
-				if len(res.Errors) > 0 {
-					b.Fatal(res.Errors)
-				}
-				body, err := json.Marshal(res)
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(body)
+				size = answer(b, q.Text, nil)
+			}
+			b.ReportMetric(float64(size), "bytes/answer")
+		})
+	}
+	for _, q := range mix.Dashboard {
+		b.Run("vary/"+q.Name, func(b *testing.B) {
+			fc := &mapCache{}
+			answer(b, q.Text, fc)
+			b.ReportAllocs()
+			n, size := 0, 0
+			for b.Loop() {
+				n++
+				size = answer(b, mix.Vary(q.Text, n), fc)
 			}
 			b.ReportMetric(float64(size), "bytes/answer")
 		})

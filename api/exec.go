@@ -51,6 +51,18 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 	}{r.Data, r.Errors})
 }
 
+// Encode is the response as JSON, as MarshalJSON writes it; data that is
+// encoded already (ExecuteShared) is written as it is.
+func (r *Response) Encode() ([]byte, error) {
+	if raw, ok := r.Data.(json.RawMessage); ok && !r.RequestError && len(r.Errors) == 0 {
+		out := make([]byte, 0, len(raw)+9)
+		out = append(out, `{"data":`...)
+		out = append(out, raw...)
+		return append(out, '}'), nil
+	}
+	return json.Marshal(r)
+}
+
 // ErrorResponse is the request error response for err (a document that
 // does not parse, a limit broken).
 func ErrorResponse(err error) *Response { return requestError(err) }
@@ -118,6 +130,15 @@ func (s *Schema) Execute(ctx context.Context, snap *queries.Snapshot, req Reques
 // before it works (graphql-go runs resolvers on in a goroutine that would
 // otherwise go on after Execute returned).
 func (s *Schema) ExecuteDocument(ctx context.Context, snap *queries.Snapshot, doc *Document, req Request, lim Limits) *Response {
+	if res := s.check(ctx, doc, req, lim); res != nil {
+		return res
+	}
+	return s.run(ctx, snap, doc, req, lim)
+}
+
+// check applies the variable, shape and cost limits and validates: a
+// request error, or nil when the document may run.
+func (s *Schema) check(ctx context.Context, doc *Document, req Request, lim Limits) *Response {
 	if err := checkVariables(req.Variables, lim); err != nil {
 		return requestError(err)
 	}
@@ -131,6 +152,11 @@ func (s *Schema) ExecuteDocument(ctx context.Context, snap *queries.Snapshot, do
 	if errs := validate(ctx, &s.gql, doc.ast); len(errs) > 0 {
 		return &Response{Errors: doc.fixLocations(capErrors(errs, lim.MaxErrors)), RequestError: true}
 	}
+	return nil
+}
+
+// run executes a checked document.
+func (s *Schema) run(ctx context.Context, snap *queries.Snapshot, doc *Document, req Request, lim Limits) *Response {
 	res := graphql.Execute(graphql.ExecuteParams{
 		Schema: s.gql, AST: doc.ast, OperationName: req.OperationName, Args: req.Variables,
 		Context: WithSnapshot(ctx, snap),

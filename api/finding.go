@@ -61,11 +61,26 @@ func resolveFindings(p graphql.ResolveParams) (any, error) {
 	sev, _ := p.Args["severity"].(string)
 	code, _ := p.Args["code"].(string)
 	file, _ := p.Args["file"].(string)
-	var all []queries.Finding
-	for _, f := range s.Findings {
-		if (sev == "" || string(f.Severity) == sev) && (code == "" || f.Code == code) && (file == "" || f.File == file) {
-			all = append(all, f)
-		}
+	keep := func(f queries.Finding) bool {
+		return (sev == "" || string(f.Severity) == sev) && (code == "" || f.Code == code) && (file == "" || f.File == file)
 	}
-	return pageOf(all, p.Args)
+	pick := func() []queries.Finding {
+		var all []queries.Finding
+		for _, f := range s.Findings {
+			if keep(f) {
+				all = append(all, f)
+			}
+		}
+		return all
+	}
+	switch {
+	case sev == "" && code == "" && file == "":
+		return pageOf(s.Findings, p.Args)
+	case code == "" && file == "":
+		// the dashboard's filter: a severity has three values, so its
+		// lists are kept per snapshot (codes and files are the caller's
+		// text: those are filtered each time)
+		return pageOf(memoList(memoOf(s), "findings/"+sev, pick), p.Args)
+	}
+	return pageOf(pick(), p.Args)
 }

@@ -132,6 +132,17 @@ func pageOf[T any](all []T, args map[string]any) (map[string]any, error) {
 	return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
 }
 
+// filtered reports whether args has a filter argument (orderBy and desc
+// only order).
+func filtered(args map[string]any, filters graphql.FieldConfigArgument) bool {
+	for k := range filters {
+		if _, ok := args[k]; ok && k != "orderBy" && k != "desc" {
+			return true
+		}
+	}
+	return false
+}
+
 // connection builds a Relay-style connection field with totalCount.
 func connection(name string, node *graphql.Object, keep filterFunc, items func(*queries.Snapshot) []any) *graphql.Field {
 	edge := graphql.NewObject(graphql.ObjectConfig{Name: name + "Edge", Fields: graphql.Fields{
@@ -152,14 +163,21 @@ func connection(name string, node *graphql.Object, keep filterFunc, items func(*
 		Type: nn(conn),
 		Args: args,
 		Resolve: func(p graphql.ResolveParams) (any, error) {
+			s := snap(p)
+			var src []any
+			if name == "Skill" {
+				src = orderedSkills(s, p.Args)
+			} else {
+				src = memoList(memoOf(s), name, func() []any { return items(s) })
+			}
+			if !filtered(p.Args, filterArgs[name]) {
+				return pageOf(src, p.Args) // the whole list, shared: pageOf only reads it
+			}
 			var all []any
-			for _, it := range items(snap(p)) {
+			for _, it := range src {
 				if keep(it, p.Args) {
 					all = append(all, it)
 				}
-			}
-			if name == "Skill" {
-				orderSkills(all, p.Args)
 			}
 			return pageOf(all, p.Args)
 		},

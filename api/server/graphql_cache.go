@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/skillgraph/skillgraph/api"
@@ -92,6 +91,20 @@ func (c *responseCache) put(snap *queries.Snapshot, key string, body []byte) {
 	}
 }
 
+// fieldCache is the api.FieldCache of /graphql: the answers of root
+// fields live in the response cache (same bounds, same invalidation by
+// snapshot) under keys of their own ("f" and a raw digest, never a
+// response key, which is hex).
+type fieldCache struct{ c *responseCache }
+
+func (f fieldCache) Get(snap *queries.Snapshot, key string) ([]byte, bool) {
+	return f.c.get(snap, "f"+key)
+}
+
+func (f fieldCache) Put(snap *queries.Snapshot, key string, body []byte) {
+	f.c.put(snap, "f"+key, body)
+}
+
 // cacheKey names one answer: the graph version, the response type, what
 // the caller may do (the viewer field answers it), the operation name,
 // the query with comments and insignificant whitespace and commas
@@ -100,7 +113,7 @@ func cacheKey(version int64, mediaType string, v api.Viewer, req api.Request) st
 	vars, _ := json.Marshal(req.Variables)
 	h := sha256.New()
 	for _, part := range []string{
-		mediaType, boolStr(v.CanRecord), boolStr(v.ReadOnly), req.OperationName, normalizeQuery(req.Query), string(vars),
+		mediaType, boolStr(v.CanRecord), boolStr(v.ReadOnly), req.OperationName, api.NormalizeQuery(req.Query), string(vars),
 	} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
@@ -114,65 +127,4 @@ func boolStr(b bool) string {
 		return "1"
 	}
 	return "0"
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// normalizeQuery drops comments, commas and whitespace outside strings
-// (all insignificant in GraphQL), keeping one space only where two names
-// or numbers would otherwise touch, so queries that differ only in layout
-// share an entry. Strings are kept as written.
-func normalizeQuery(q string) string {
-	var b strings.Builder
-	b.Grow(len(q))
-	space := false
-	last := byte(0)
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		switch {
-		case c == '#':
-			for i < len(q) && q[i] != '\n' && q[i] != '\r' {
-				i++
-			}
-			space = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
-			space = true
-		case c == '"':
-			space, last = false, '"'
-
-			start := i
-			if strings.HasPrefix(q[i:], `"""`) {
-				end := strings.Index(q[i+3:], `"""`)
-				for end >= 0 && q[i+3+end-1] == '\\' {
-					next := strings.Index(q[i+3+end+3:], `"""`)
-					if next < 0 {
-						end = -1
-						break
-					}
-					end += 3 + next
-				}
-				if end < 0 {
-					b.WriteString(q[start:])
-					return b.String()
-				}
-				i += 3 + end + 2
-			} else {
-				for i++; i < len(q) && q[i] != '"' && q[i] != '\n'; i++ {
-					if q[i] == '\\' {
-						i++
-					}
-				}
-			}
-			b.WriteString(q[start:min(i+1, len(q))])
-		default:
-			if space && isNameByte(last) && isNameByte(c) {
-				b.WriteByte(' ')
-			}
-			space, last = false, c
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }

@@ -57,4 +57,10 @@ func TestGraphQLCacheAndETag(t *testing.T) {
 	if code != 200 || h3.Get("ETag") == tag || body3 == body1 {
 		t.Fatalf("after a new version: status %d, tag %q (was %q), body %s", code, h3.Get("ETag"), tag, body3)
 	}
+	// another text with the same root fields shares their answers, of
+	// this version only
+	_, body4, _ := getGraphQL(t, e.srv.URL, `{ a: __typename`+q[1:], nil)
+	if want := `{"data":{"a":"Query",` + body3[len(`{"data":{`):]; body4 != want {
+		t.Fatalf("a new text with the same root fields:\n got %s\nwant %s", body4, want)
+	}
 }

@@ -185,7 +185,13 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		}
 		ctx = api.WithMutator(ctx, h.svc)
 	}
-	res := h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
+	var res *api.Response
+	if mutation {
+		res = h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
+	} else {
+		// root fields asked before under this snapshot are not computed again
+		res = h.schema.ExecuteShared(ctx, snap, doc, req, h.cfg.Limits, fieldCache{h.cache})
+	}
 	code := http.StatusOK
 	if modern && res.RequestError {
 		code = http.StatusBadRequest
@@ -196,7 +202,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, code, ctype, res)
 		return
 	}
-	body, err := json.Marshal(res)
+	body, err := res.Encode()
 	if err != nil {
 		gqlError(w, http.StatusInternalServerError, ctype, "encode response: "+err.Error())
 		return

@@ -1,0 +1,174 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/cmd/loadgen/mix"
+	"github.com/skillgraph/skillgraph/queries"
+)
+
+// mapCache is an unbounded FieldCache that counts its hits.
+type mapCache struct {
+	mu   sync.Mutex
+	snap *queries.Snapshot
+	m    map[string][]byte
+	hits int
+}
+
+func (c *mapCache) Get(snap *queries.Snapshot, key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[key]
+	if ok && c.snap == snap {
+		c.hits++
+		return b, true
+	}
+	return nil, false
+}
+
+func (c *mapCache) Put(snap *queries.Snapshot, key string, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.snap != snap {
+		c.snap, c.m = snap, map[string][]byte{}
+	}
+	c.m[key] = b
+}
+
+// sharedCases are documents whose answers must not depend on what was
+// asked before: aliases, fragments, variables, introspection, errors,
+// several operations, directives, a root key twice.
+var sharedCases = []struct {
+	name, query, op string
+	vars            map[string]any
+}{
+	{"plain", `{ graphVersion skills(first: 2) { totalCount nodes { id } } }`, "", nil},
+	{"same field, other layout", "{\n  skills( first: 2 ) { totalCount, nodes { id } }\n}", "", nil},
+	{"aliased", `{ a: skills(first: 2) { totalCount nodes { id } } b: skills(first: 3) { nodes { id } } }`, "", nil},
+	{"alias of the same field as plain", `{ x: graphVersion }`, "", nil},
+	{"fragment", `{ skills(first: 2) { ...S } } fragment S on SkillConnection { totalCount nodes { id tier } }`, "", nil},
+	{"same fragment name, other content", `{ skills(first: 2) { ...S } } fragment S on SkillConnection { nodes { id title } }`, "", nil},
+	{"nested fragments", `{ skills(first: 2) { ...S } } fragment S on SkillConnection { nodes { ...T } } fragment T on Skill { id package }`, "", nil},
+	{"variable", `query Q($n: Int) { skills(first: $n) { nodes { id } } graphVersion }`, "", map[string]any{"n": 1}},
+	{"variable, other value", `query Q($n: Int) { skills(first: $n) { nodes { id } } graphVersion }`, "", map[string]any{"n": 3}},
+	{"variable absent, default", `query Q($n: Int = 2) { skills(first: $n) { nodes { id } } }`, "", nil},
+	{"variable absent, other default", `query Q($n: Int = 4) { skills(first: $n) { nodes { id } } }`, "", nil},
+	{"unused variable", `{ skills(first: 2) { totalCount nodes { id } } }`, "", map[string]any{"nonce": 7}},
+	{"variable in a fragment", `query Q($t: String) { skills { ...S } } fragment S on SkillConnection { totalCount nodes { id } }`, "", map[string]any{"t": "x"}},
+	{"variable in a nested argument", `query Q($f: Int) { findings(first: $f) { totalCount edges { node { code } } } }`, "", map[string]any{"f": 2}},
+	{"two operations", `query A { graphVersion } query B { skills(first: 1) { nodes { id } } }`, "B", nil},
+	{"two operations, the other", `query A { graphVersion } query B { skills(first: 1) { nodes { id } } }`, "A", nil},
+	{"directive on a root field", `query Q($s: Boolean!) { graphVersion @skip(if: $s) skills(first: 1) { totalCount } }`, "", map[string]any{"s": true}},
+	{"directive inside", `query Q($s: Boolean!) { skills(first: 1) { totalCount @skip(if: $s) nodes { id } } }`, "", map[string]any{"s": false}},
+	{"directive inside, other value", `query Q($s: Boolean!) { skills(first: 1) { totalCount @skip(if: $s) nodes { id } } }`, "", map[string]any{"s": true}},
+	{"root key twice", `{ skills(first: 1) { totalCount } skills(first: 1) { nodes { id } } }`, "", nil},
+	{"root fragment", `{ ...R } fragment R on Query { graphVersion }`, "", nil},
+	{"introspection", `{ __typename __schema { queryType { name } } __type(name: "Skill") { name } }`, "", nil},
+	{"viewer", `{ viewer { canRecord readOnly } graphVersion }`, "", nil},
+	{"error in one field", `{ graphVersion skill(id: "no-such") { id } skills(first: -1) { totalCount } }`, "", nil},
+	{"bad cursor", `{ skills(after: "nope") { totalCount } coverage { total } }`, "", nil},
+	{"unknown profile", `{ coverage(profile: "nope") { total } graphVersion }`, "", nil},
+	{"string with a dollar and dots", `{ search(text: "$x ...F") { __typename } graphVersion }`, "", nil},
+}
+
+// TestExecuteSharedAnswersAsExecute: every document gets the answer
+// ExecuteDocument gives, byte for byte, whether its root fields were
+// asked before or not, in any order, for either viewer.
+func TestExecuteSharedAnswersAsExecute(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	lim := api.DefaultLimits()
+	encode := func(t *testing.T, r *api.Response) string {
+		b, err := r.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := func(ctx context.Context, t *testing.T, query, op string, vars map[string]any) string {
+		req := api.Request{Query: query, OperationName: op, Variables: vars}
+		return encode(t, schema.Execute(ctx, snap, req, lim))
+	}
+	shared := func(ctx context.Context, t *testing.T, fc api.FieldCache, query, op string, vars map[string]any) string {
+		req := api.Request{Query: query, OperationName: op, Variables: vars}
+		doc, err := api.Parse(query, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return encode(t, schema.ExecuteShared(ctx, snap, doc, req, lim, fc))
+	}
+	for _, v := range []api.Viewer{{ReadOnly: true}, {CanRecord: true}} {
+		ctx := api.WithViewer(context.Background(), v)
+		for _, order := range []string{"forward", "backward", "twice"} {
+			fc := &mapCache{}
+			idx := make([]int, len(sharedCases))
+			for i := range idx {
+				idx[i] = i
+				if order == "backward" {
+					idx[i] = len(sharedCases) - 1 - i
+				}
+			}
+			if order == "twice" {
+				idx = append(idx, idx...)
+			}
+			for _, i := range idx {
+				c := sharedCases[i]
+				w := want(ctx, t, c.query, c.op, c.vars)
+				if got := shared(ctx, t, fc, c.query, c.op, c.vars); got != w {
+					t.Errorf("%+v, %s, %s:\n got %s\nwant %s", v, order, c.name, got, w)
+				}
+			}
+			if fc.hits == 0 {
+				t.Errorf("%+v, %s: no root field was shared", v, order)
+			}
+		}
+	}
+	// one cache for both viewers: the viewer is part of the key
+	fc := &mapCache{}
+	for _, v := range []api.Viewer{{ReadOnly: true}, {CanRecord: true}} {
+		ctx := api.WithViewer(context.Background(), v)
+		q := `{ viewer { canRecord readOnly } }`
+		if got, w := shared(ctx, t, fc, q, "", nil), want(ctx, t, q, "", nil); got != w {
+			t.Errorf("viewer %+v: got %s, want %s", v, got, w)
+		}
+	}
+}
+
+// TestExecuteSharedReusesRootFields: a dashboard query asked again with
+// another alias in front (what loadgen -vary text sends), or with a new
+// unused variable (-vary vars), computes no root field of the first again.
+func TestExecuteSharedReusesRootFields(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	lim := api.DefaultLimits()
+	ctx := context.Background()
+	for _, q := range mix.Dashboard {
+		fc := &mapCache{}
+		run := func(query string, vars map[string]any) {
+			doc, err := api.Parse(query, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := schema.ExecuteShared(ctx, snap, doc, api.Request{Query: query, Variables: vars}, lim, fc)
+			if len(res.Errors) > 0 {
+				t.Fatalf("%s: %v", q.Name, res.Errors)
+			}
+			var data map[string]any
+			b, _ := res.Encode()
+			if err := json.Unmarshal(b, &data); err != nil {
+				t.Fatalf("%s: %v: %s", q.Name, err, b)
+			}
+		}
+		run(q.Text, nil)
+		fields := len(fc.m)
+		run(mix.Vary(q.Text, 1), nil)
+		run(q.Text, map[string]any{"nonce": 2})
+		if fc.hits != 2*fields {
+			t.Errorf("%s: %d hits, want %d (each of the %d root fields twice)", q.Name, fc.hits, 2*fields, fields)
+		}
+	}
+}
