@@ -43,39 +43,47 @@ func (s *Snapshot) sortFindings() {
 }
 
 // duplicates reports one IRI minted by two files (SPEC §4): both are kept.
-func (s *Snapshot) duplicates(raws []*raw) {
-	byIRI := map[string][]*raw{}
-	for _, r := range raws {
-		if len(r.types) == 0 || r.is("Package") || r.is("SourceFile") || r.is("Instance") {
-			continue
+// Nodes are sorted by subject, so the nodes of one IRI are adjacent.
+func (s *Snapshot) duplicates(nodes []*node) {
+	var rs []*node
+	for i := 0; i < len(nodes); {
+		j := i + 1
+		for j < len(nodes) && nodes[j].iri == nodes[i].iri {
+			j++
 		}
-		byIRI[r.iri] = append(byIRI[r.iri], r)
+		if j-i > 1 {
+			rs = rs[:0]
+			for _, n := range nodes[i:j] {
+				if n.flags&fDupCandidate != 0 {
+					rs = append(rs, n)
+				}
+			}
+			if len(rs) > 1 {
+				s.duplicate(rs)
+			}
+		}
+		i = j
 	}
-	iris := make([]string, 0, len(byIRI))
-	for iri, rs := range byIRI {
-		if len(rs) > 1 {
-			iris = append(iris, iri)
-		}
+}
+
+// duplicate reports the nodes of one IRI, in graph order.
+func (s *Snapshot) duplicate(rs []*node) {
+	iri := rs[0].iri
+	var files []string
+	for _, r := range rs {
+		files = append(files, fileOf(s.sourceByIRI[r.graph]))
 	}
-	sort.Strings(iris)
-	for _, iri := range iris {
-		rs := byIRI[iri]
-		var files []string
-		for _, r := range rs {
-			files = append(files, fileOf(s.sourceByIRI[r.graph]))
-		}
-		second := rs[1]
-		src := s.sourceByIRI[second.graph]
-		line := second.int(term("line"))
-		id := localKey(iri)
-		switch {
-		case second.is("Tool"):
-			s.add(s.finding(record.CodeToolDuplicateID, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
-		case second.is("Process"):
-			s.add(s.finding(record.CodeProcessDuplicateID, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
-		default:
-			s.add(s.finding(record.CodeDuplicateNode, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
-		}
+	second := rs[1]
+	src := s.sourceByIRI[second.graph]
+	line := second.line
+	id := localKey(iri)
+	switch {
+	case second.flags&fTool != 0:
+		s.add(s.finding(record.CodeToolDuplicateID, src, line, iri, "tool id %q is defined in %s", id, strings.Join(files, " and ")))
+	case second.flags&fProcess != 0:
+		s.add(s.finding(record.CodeProcessDuplicateID, src, line, iri, "process id %q is defined in %s", id, strings.Join(files, " and ")))
+	default:
+		s.add(s.finding(record.CodeDuplicateNode, src, line, iri, "%s is minted by %s; both are kept", iri, strings.Join(files, " and ")))
 	}
 }
 

@@ -1,34 +1,43 @@
 package queries
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 )
 
-// index turns the raw subjects into typed entities.
-func index(raws []*raw) *Snapshot {
+// index turns the raw subjects (sorted by subject, then graph) into typed
+// entities.
+func index(raws []*raw) *Snapshot { return link(decodeNodes(raws)) }
+
+// link turns decoded nodes (sorted by subject, then graph) into this
+// snapshot's own typed entities, linked to each other: each entity is a
+// copy of its node's template, since the analyses write their results into
+// it and the nodes are shared with other snapshots.
+func link(nodes []*node) *Snapshot {
 	s := newSnapshot()
+	s.nodes = nodes
 	// Pass 1: instances and sources.
-	for _, r := range raws {
+	for _, n := range nodes {
 		switch {
-		case r.is("Instance"):
-			in := decode(r, &Instance{IRI: r.iri})
-			if _, dup := s.instByDoc[in.IRI]; !dup {
+		case n.flags&fInstance != 0:
+			if _, dup := s.instByDoc[n.iri]; !dup {
+				in := new(Instance)
+				*in = *n.inst
 				s.Instances = append(s.Instances, in)
 				s.instByDoc[in.IRI] = in
 				s.instByName[in.Name] = in
 			}
-		case r.is("SourceFile"):
-			src := decode(r, &Source{IRI: r.iri})
+		case n.flags&fSource != 0:
+			src := new(Source)
+			*src = *n.src
 			s.Sources = append(s.Sources, src)
 			s.sourceByIRI[src.IRI] = src
 		}
 	}
-	for _, r := range raws {
-		if r.is("SourceFile") {
-			src := s.sourceByIRI[r.iri]
-			doc := r.iri1(term("instance"))
+	for _, n := range nodes {
+		if n.flags&fSource != 0 {
+			src := s.sourceByIRI[n.iri]
+			doc := n.srcDoc
 			in := s.instByDoc[doc]
 			if in == nil {
 				// An instance without a declaration node: name from the IRI.
@@ -44,70 +53,53 @@ func index(raws []*raw) *Snapshot {
 			}
 		}
 	}
-	srcOf := func(r *raw) *Source { return s.sourceByIRI[r.graph] }
-	instOf := func(r *raw) *Instance {
-		if src := srcOf(r); src != nil {
+	srcOf := func(n *node) *Source { return s.sourceByIRI[n.graph] }
+	instOf := func(n *node) *Instance {
+		if src := srcOf(n); src != nil {
 			return src.Instance
 		}
-		return s.instByDoc[docOf(r.iri)]
+		return s.instByDoc[docOf(n.iri)]
 	}
 	ports := map[string]*Port{}
-	for _, r := range raws {
-		if r.is("Port") {
-			ports[r.iri] = decode(r, &Port{IRI: r.iri})
-		}
-	}
-	props := map[string]*raw{}
-	for _, r := range raws {
-		if r.is("ContractProperty") {
-			props[r.iri] = r
-		}
-	}
-	acts := map[string][]*Activity{}
-	for _, r := range raws {
-		if !r.is("Activity") {
-			continue
-		}
-		a := decode(r, &Activity{IRI: r.iri})
-		owner := r.iri1(term("partOf"))
-		acts[owner+"|"+r.graph] = append(acts[owner+"|"+r.graph], a)
-		s.actByIRI[a.IRI] = a
-	}
+	props := map[string]contractProp{}
+	acts := map[[2]string][]*Activity{}
 	lanes := map[string]string{}
-	for _, r := range raws {
-		if r.is("Lane") {
-			lanes[r.iri] = r.str(term("laneName"))
+	for _, n := range nodes {
+		if n.flags&fPort != 0 {
+			ports[n.iri] = n.port
+		}
+		if n.flags&fProp != 0 {
+			props[n.iri] = n.prop
+		}
+		if n.flags&fActivity != 0 {
+			a := new(Activity)
+			*a = *n.act
+			k := [2]string{n.actOwner, n.graph}
+			acts[k] = append(acts[k], a)
+			s.actByIRI[a.IRI] = a
+		}
+		if n.flags&fLane != 0 {
+			lanes[n.iri] = n.lane
 		}
 	}
-	for _, r := range raws {
-		switch {
-		case r.is("Skill"):
-			sk := decode(r, &Skill{IRI: r.iri, Instance: instOf(r), Source: srcOf(r)})
+	var triages []*triageNode
+	for _, n := range nodes {
+		switch m := n.main.(type) {
+		case *Skill:
+			sk := new(Skill)
+			*sk = *m
+			sk.Instance, sk.Source = instOf(n), srcOf(n)
 			s.Skills = append(s.Skills, sk)
-		case r.is("Tool"):
-			t := decode(r, &Tool{IRI: r.iri, Instance: instOf(r), Source: srcOf(r), Annotations: map[string]*bool{}})
-			var maint []any
-			if r.jsonInto(term("maintains"), &maint) {
-				for _, m := range maint {
-					b, _ := json.Marshal(m)
-					t.MaintainsRaw = append(t.MaintainsRaw, string(b))
-				}
-				sort.Strings(t.MaintainsRaw)
-			}
-			for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
-				if b := r.optBool(term(k)); b != nil {
-					t.Annotations[k] = b
-				}
-			}
-			if t.Origin == "mcp" && t.ReadOnly == nil {
-				t.ReadOnly = t.Annotations["readOnlyHint"]
-			}
-			for _, p := range r.iris(term("hasInput")) {
+		case *toolNode:
+			t := new(Tool)
+			*t = m.tool
+			t.Instance, t.Source = instOf(n), srcOf(n)
+			for _, p := range m.inputs {
 				if pt := ports[p]; pt != nil {
 					t.Inputs = append(t.Inputs, pt)
 				}
 			}
-			for _, p := range r.iris(term("hasOutput")) {
+			for _, p := range m.outpt {
 				if pt := ports[p]; pt != nil {
 					t.Outputs = append(t.Outputs, pt)
 				}
@@ -115,41 +107,55 @@ func index(raws []*raw) *Snapshot {
 			sortPorts(t.Inputs)
 			sortPorts(t.Outputs)
 			s.Tools = append(s.Tools, t)
-		case r.is("Process"):
-			p := decode(r, &Process{IRI: r.iri, Instance: instOf(r), Source: srcOf(r)})
-			p.Activities = acts[p.IRI+"|"+r.graph]
+		case *Process:
+			p := new(Process)
+			*p = *m
+			p.Instance, p.Source = instOf(n), srcOf(n)
+			p.Activities = acts[[2]string{p.IRI, n.graph}]
 			sort.Slice(p.Activities, func(i, j int) bool { return p.Activities[i].Position < p.Activities[j].Position })
 			for _, a := range p.Activities {
 				a.Process = p
 				a.Lane = lanes[a.LaneIRI]
 			}
 			s.Processes = append(s.Processes, p)
-		case r.is("Bean"):
-			b := decode(r, &Bean{IRI: r.iri, Instance: instOf(r), Source: srcOf(r)})
+		case *Bean:
+			b := new(Bean)
+			*b = *m
+			b.Instance, b.Source = instOf(n), srcOf(n)
 			s.Beans = append(s.Beans, b)
-		case r.is("Contract"):
-			c := decode(r, &Contract{IRI: r.iri, Properties: map[string]string{}})
-			for _, p := range r.iris(term("hasProperty")) {
-				if pr := props[p]; pr != nil {
-					c.Properties[pr.str(term("name"))] = pr.str(term("jsonType"))
+		case *contractNode:
+			c := new(Contract)
+			*c = m.contract
+			c.Properties = map[string]string{}
+			for _, p := range m.props {
+				if pr, ok := props[p]; ok {
+					c.Properties[pr.name] = pr.jsonType
 				}
 			}
 			s.Contracts[c.IRI] = c
-		case r.is("ToolSkill"):
-			ts := decode(r, &ToolSkill{IRI: r.iri, Instance: instOf(r), Source: srcOf(r)})
+		case *ToolSkill:
+			ts := new(ToolSkill)
+			*ts = *m
+			ts.Instance, ts.Source = instOf(n), srcOf(n)
 			s.ToolSkills = append(s.ToolSkills, ts)
-		case r.is("McpServer"):
-			s.Servers = append(s.Servers, decode(r, &Server{IRI: r.iri, Instance: instOf(r), Source: srcOf(r)}))
-		case r.is("Finding"):
-			f := *decode(r, &Finding{})
-			if in := instOf(r); in != nil {
+		case *Server:
+			sv := new(Server)
+			*sv = *m
+			sv.Instance, sv.Source = instOf(n), srcOf(n)
+			s.Servers = append(s.Servers, sv)
+		case *Finding:
+			f := *m
+			if in := instOf(n); in != nil {
 				f.Instance = in.Name
 			}
 			s.Findings = append(s.Findings, f)
-		case r.is("PackageScript"):
-			s.Scripts = append(s.Scripts, decode(r, &Script{Instance: instOf(r)}))
-		case r.is("TriageDecision"):
-			// Applied after skills are indexed, below.
+		case *Script:
+			sc := new(Script)
+			*sc = *m
+			sc.Instance = instOf(n)
+			s.Scripts = append(s.Scripts, sc)
+		case *triageNode:
+			triages = append(triages, m) // applied after skills are indexed, below
 		}
 	}
 	sort.SliceStable(s.Skills, func(i, j int) bool { return s.Skills[i].ID < s.Skills[j].ID })
@@ -164,8 +170,8 @@ func index(raws []*raw) *Snapshot {
 		keepFirst(s.skillByIRI, sk.IRI, sk)
 		keepFirst(s.skillByID, sk.ID, sk)
 		if sk.Instance != nil {
-			keepFirst(s.skillByPkg, sk.Instance.IRI+"\x00"+sk.Package+"\x00"+sk.ID, sk)
-			keepFirst(s.skillByName, sk.Instance.IRI+"\x00"+sk.ID, sk)
+			keepFirst(s.skillByPkg, [3]string{sk.Instance.IRI, sk.Package, sk.ID}, sk)
+			keepFirst(s.skillByName, [2]string{sk.Instance.IRI, sk.ID}, sk)
 		}
 	}
 	s.indexTools()
@@ -180,34 +186,30 @@ func index(raws []*raw) *Snapshot {
 			p.dupOf = fileOf(p.Source)
 		}
 		if p.Instance != nil && p.Stem != "" {
-			keepFirst(s.procByStem, p.Instance.IRI+"\x00"+p.Stem, p)
+			keepFirst(s.procByStem, [2]string{p.Instance.IRI, p.Stem}, p)
 		}
 	}
 	for _, b := range s.Beans {
 		keepFirst(s.beanByIRI, b.IRI, b)
 		keepFirst(s.beanByID, b.ID, b)
 	}
-	for _, r := range raws {
-		if r.is("TriageDecision") {
-			// Resolved like a reference, so a decision recorded before
-			// skill IRIs carried the package still finds its skill.
-			of := r.iri1(term("triageOf"))
-			if sk := s.resolveSkill(s.instByDoc[docOf(of)], of); sk != nil {
-				t := decode(r, &Triage{})
-				if sk.Triage == nil || t.RecordedAt >= sk.Triage.RecordedAt {
-					sk.Triage = t
-				}
+	for _, tr := range triages {
+		// Resolved like a reference, so a decision recorded before
+		// skill IRIs carried the package still finds its skill.
+		if sk := s.resolveSkill(s.instByDoc[docOf(tr.of)], tr.of); sk != nil {
+			if sk.Triage == nil || tr.t.RecordedAt >= sk.Triage.RecordedAt {
+				sk.Triage = tr.t
 			}
 		}
 	}
-	s.duplicates(raws)
+	s.duplicates(nodes)
 	s.ambiguousNames()
 	return s
 }
 
 // keepFirst maps k to v unless k is mapped already: of two nodes sharing an
 // id (a duplicate finding), the first in sorted order answers lookups.
-func keepFirst[T any](m map[string]T, k string, v T) {
+func keepFirst[K comparable, T any](m map[K]T, k K, v T) {
 	if _, ok := m[k]; !ok {
 		m[k] = v
 	}

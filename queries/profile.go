@@ -93,8 +93,8 @@ func (s *Snapshot) WithProfile(name string) (*Snapshot, error) {
 	if v := s.profiled[name]; v != nil {
 		return v, nil
 	}
-	v := index(s.raws)
-	v.Version, v.raws, v.Profile, v.BuiltAt = s.Version, s.raws, name, s.BuiltAt
+	v := link(s.nodes)
+	v.Version, v.Profile, v.BuiltAt = s.Version, name, s.BuiltAt
 	kept := v.Tools[:0]
 	for _, t := range v.Tools {
 		if exposed(p, t) {

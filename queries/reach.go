@@ -85,25 +85,30 @@ func (s *Snapshot) reachability() {
 		}
 	}
 	roots := map[string]bool{}
+	// A listing reaches its MCP Tools and the authored Tools they expose;
+	// both indexed once, not searched per listing (O(listings × Tools²)
+	// at 10k skills).
+	listed := s.mcpToolsByListing()
+	exposers := map[*Tool][]*Tool{}
+	for _, a := range s.Tools {
+		for _, m := range a.ExposedBy {
+			exposers[m] = append(exposers[m], a)
+		}
+	}
 	for _, sv := range s.Servers {
 		for _, name := range sv.Tools {
 			key := "mcp:" + sv.Name + "/" + name
+			ts := listed[[2]string{sv.Name, name}]
 			// Under an exposure profile (SPEC §5.5) a listing is a root
 			// only while the profile keeps its MCP Tool: a host that hides
 			// the tool offers no such entry point.
-			if s.Profile == "" || s.hasMCPTool(sv.Name, name) {
+			if s.Profile == "" || len(ts) > 0 {
 				roots[key] = true
 			}
-			for _, t := range s.Tools {
-				if t.Origin == "mcp" && t.Server == sv.Name && t.McpName == name {
-					edge(key, t.Key())
-					for _, a := range s.Tools {
-						for _, m := range a.ExposedBy {
-							if m == t {
-								edge(key, a.Key())
-							}
-						}
-					}
+			for _, t := range ts {
+				edge(key, t.Key())
+				for _, a := range exposers[t] {
+					edge(key, a.Key())
 				}
 			}
 		}
@@ -266,13 +271,15 @@ func (s *Snapshot) processIn(in *Instance, id string) *Process {
 	return s.resolveProcess(in, jsonld.Mint(in.IRI, "process", id))
 }
 
-// hasMCPTool reports whether the Tools counted hold the MCP Tool of one
-// listing.
-func (s *Snapshot) hasMCPTool(server, name string) bool {
+// mcpToolsByListing indexes the MCP Tools counted by (server, MCP name),
+// in Tool order.
+func (s *Snapshot) mcpToolsByListing() map[[2]string][]*Tool {
+	out := map[[2]string][]*Tool{}
 	for _, t := range s.Tools {
-		if t.Origin == "mcp" && t.Server == server && t.McpName == name {
-			return true
+		if t.Origin == "mcp" {
+			k := [2]string{t.Server, t.McpName}
+			out[k] = append(out[k], t)
 		}
 	}
-	return false
+	return out
 }

@@ -32,10 +32,10 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 			return sk
 		}
 		if i := strings.LastIndexByte(id, '/'); i >= 0 {
-			if sk := s.skillByPkg[o.IRI+"\x00"+id[:i]+"\x00"+id[i+1:]]; sk != nil {
+			if sk := s.skillByPkg[[3]string{o.IRI, id[:i], id[i+1:]}]; sk != nil {
 				return sk
 			}
-		} else if sk := s.skillByName[o.IRI+"\x00"+id]; sk != nil {
+		} else if sk := s.skillByName[[2]string{o.IRI, id}]; sk != nil {
 			// A bare name: skill IRIs carry the package.
 			return sk
 		}
@@ -73,7 +73,7 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 		if p := s.procByIRI[jsonld.Mint(o.IRI, "process", id)]; p != nil {
 			return p
 		}
-		if p := s.procByStem[o.IRI+"\x00"+id]; p != nil {
+		if p := s.procByStem[[2]string{o.IRI, id}]; p != nil {
 			return p
 		}
 	}

@@ -31,8 +31,10 @@ type Snapshot struct {
 	Reach        Reachability
 	Alternatives Alternatives
 
-	// raws are kept to compute profile views (SPEC §5.5) on demand.
-	raws      []*raw
+	// nodes are the decoded subjects of this version, sorted by subject
+	// then graph: shared with the next version for the graphs that did
+	// not change, and linked again for profile views (SPEC §5.5).
+	nodes     []*node
 	profileMu sync.Mutex
 	profiled  map[string]*Snapshot
 	Profile   string // the exposure profile this view is under, "" for all Tools
@@ -53,9 +55,9 @@ type Snapshot struct {
 	beanByIRI   map[string]*Bean
 	beanByID    map[string]*Bean
 	actByIRI    map[string]*Activity
-	skillByPkg  map[string]*Skill   // instance IRI, package, name
-	skillByName map[string]*Skill   // instance IRI, bare name: the first of its packages
-	procByStem  map[string]*Process // instance IRI, file stem
+	skillByPkg  map[[3]string]*Skill   // instance IRI, package, name
+	skillByName map[[2]string]*Skill   // instance IRI, bare name: the first of its packages
+	procByStem  map[[2]string]*Process // instance IRI, file stem
 	sourceByIRI map[string]*Source
 }
 
@@ -68,20 +70,21 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 	s := index(raws)
 	s.Version = v
 	s.BuiltAt = time.Now().UTC()
-	s.raws = raws
 	s.analyse()
 	return s, nil
 }
 
 // Update returns the snapshot of the next graph version from this one and
 // the changes that produced it, without reading the store back: only the
-// changed graphs are regrouped, then the index and analyses are rebuilt.
-// It gives the same answers as Build on the updated store.
+// changed graphs are regrouped and decoded, the nodes of every other graph
+// are shared with this snapshot, then the entities are linked and the
+// analyses run again. It gives the same answers as Build on the updated
+// store; this snapshot is not modified (readers may still hold it).
 func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
-	changed := map[string]bool{}
+	changed := make([]string, 0, len(changes))
 	g := newGrouper()
 	for _, c := range changes {
-		changed[c.Graph] = true
+		changed = append(changed, c.Graph)
 		if c.Delete {
 			continue
 		}
@@ -90,18 +93,9 @@ func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 			g.add(q)
 		}
 	}
-	raws := make([]*raw, 0, len(s.raws))
-	for _, r := range s.raws {
-		if !changed[r.graph] {
-			raws = append(raws, r)
-		}
-	}
-	raws = append(raws, g.raws()...)
-	sortRaws(raws)
-	n := index(raws)
+	n := link(replaceGraphs(s.nodes, changed, decodeNodes(g.raws())))
 	n.Version = version
 	n.BuiltAt = time.Now().UTC()
-	n.raws = raws
 	n.analyse()
 	return n
 }
@@ -112,7 +106,7 @@ func newSnapshot() *Snapshot {
 		skillByIRI: map[string]*Skill{}, skillByID: map[string]*Skill{}, toolByIRI: map[string]*Tool{},
 		toolByID: map[string]*Tool{}, procByIRI: map[string]*Process{}, procByID: map[string]*Process{},
 		beanByIRI: map[string]*Bean{}, beanByID: map[string]*Bean{}, actByIRI: map[string]*Activity{},
-		skillByPkg: map[string]*Skill{}, skillByName: map[string]*Skill{}, procByStem: map[string]*Process{},
+		skillByPkg: map[[3]string]*Skill{}, skillByName: map[[2]string]*Skill{}, procByStem: map[[2]string]*Process{},
 		sourceByIRI: map[string]*Source{},
 	}
 }

@@ -12,18 +12,27 @@ func (s *Snapshot) checkTriggers() {
 	for _, sv := range s.Servers {
 		servers[sv.Name] = true
 	}
+	// The Tools a leaf can name, indexed once in Tool order (a scan of
+	// every Tool per leaf is O(tool skills × Tools)): by id or MCP name,
+	// and the MCP Tools of each server.
+	byName := map[string][]*Tool{}
+	byServer := map[string][]*Tool{}
+	for _, t := range s.Tools {
+		byName[t.ID] = append(byName[t.ID], t)
+		if t.Origin == "mcp" {
+			if t.McpName != t.ID {
+				byName[t.McpName] = append(byName[t.McpName], t)
+			}
+			byServer[t.Server] = append(byServer[t.Server], t)
+		}
+	}
 	for _, ts := range s.ToolSkills {
 		var live, dead []string
 		seen := map[*Tool]bool{}
 		var walk func(m map[string]any)
 		walk = func(m map[string]any) {
 			if name, ok := m["tool"].(string); ok {
-				var hits []*Tool
-				for _, t := range s.Tools {
-					if t.ID == name || (t.Origin == "mcp" && t.McpName == name) {
-						hits = append(hits, t)
-					}
-				}
+				hits := byName[name]
 				if len(hits) > 0 {
 					live = append(live, "tool: "+name)
 				} else {
@@ -39,8 +48,8 @@ func (s *Snapshot) checkTriggers() {
 			if name, ok := m["mcp_server"].(string); ok {
 				if servers[name] {
 					live = append(live, "mcp_server: "+name)
-					for _, t := range s.Tools {
-						if t.Origin == "mcp" && t.Server == name && !seen[t] {
+					for _, t := range byServer[name] {
+						if !seen[t] {
 							seen[t] = true
 							ts.Guides = append(ts.Guides, t)
 						}

@@ -100,47 +100,96 @@ func flowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
 	return order
 }
 
+// workflowSegment is one activity's own skill-naming steps and the process
+// it calls, in the order a workflow walk visits them.
+type workflowSegment struct {
+	steps []WorkflowStep
+	calls *Process
+}
+
 func (s *Snapshot) workflows() {
-	orders := map[*Process][]*Activity{}
-	for _, p := range s.Processes {
-		orders[p] = flowOrder(p, s.actByIRI)
+	// Each process's segments are resolved once: a step's state depends on
+	// the step and its skill only, not on which root's walk reaches it, so
+	// a process called from many roots is not resolved again per root.
+	procIdx := make(map[*Process]int, len(s.Processes))
+	for i, p := range s.Processes {
+		procIdx[p] = i
 	}
-	var out []*Workflow
-	for _, p := range s.Processes {
-		w := &Workflow{Process: p}
-		visited := map[*Process]bool{}
-		var walk func(q *Process)
-		walk = func(q *Process) {
-			if visited[q] {
-				return // a callee counts once; cycles are cut
+	segs := make([][]workflowSegment, len(s.Processes))
+	own := make([][]WorkflowStep, len(s.Processes)) // all own steps, for a process calling nothing
+	for i, p := range s.Processes {
+		callsAny := false
+		for _, a := range flowOrder(p, s.actByIRI) {
+			var sg workflowSegment
+			for _, ref := range s.stepRefs(a) {
+				sk := ref.skill
+				st := WorkflowStep{Step: a, SkillRef: ref.name, Skill: sk, State: StateGap}
+				switch {
+				case sk != nil && performedBy(sk):
+					st.State = StatePerformed
+				case a.Automation() == "person":
+					st.State = StateManual
+				}
+				sg.steps = append(sg.steps, st)
+				own[i] = append(own[i], st)
 			}
-			visited[q] = true
-			for _, a := range orders[q] {
-				for _, ref := range s.stepRefs(a) {
-					sk := ref.skill
-					st := WorkflowStep{Step: a, SkillRef: ref.name, Skill: sk, State: StateGap}
-					switch {
-					case sk != nil && performedBy(sk):
-						st.State = StatePerformed
-						w.Performed++
-					case a.Automation() == "person":
-						st.State = StateManual
-						w.Manual++
-					default:
-						w.Gap++
-					}
-					w.Steps = append(w.Steps, st)
-				}
-				if a.Calls != nil {
-					walk(a.Calls)
-				}
+			sg.calls = a.Calls
+			callsAny = callsAny || a.Calls != nil
+			if len(sg.steps) > 0 || sg.calls != nil {
+				segs[i] = append(segs[i], sg)
 			}
 		}
-		walk(p)
-		for i := range w.Steps {
-			if w.Steps[i].State == StateGap {
-				w.FirstGap = &w.Steps[i]
-				break
+		if callsAny {
+			own[i] = nil
+		}
+	}
+	out := make([]*Workflow, 0, len(s.Processes))
+	visited := make([]int, len(s.Processes)) // the stamp of the last walk that visited it
+	for i, p := range s.Processes {
+		w := &Workflow{Process: p}
+		if own[i] != nil || len(segs[i]) == 0 {
+			// Calling nothing: the workflow is the process's own steps
+			// (shared, read-only).
+			w.Steps = own[i][:len(own[i]):len(own[i])]
+		} else {
+			// Two walks: the first counts the steps, so the second fills
+			// one slice of the right size (the workflows of 10k skills hold
+			// about 1.5M steps; growing them by appending doubled that).
+			n, stamp := 0, 2*i+1
+			var walk func(q int)
+			walk = func(q int) {
+				if visited[q] == stamp {
+					return // a callee counts once; cycles are cut
+				}
+				visited[q] = stamp
+				for _, sg := range segs[q] {
+					if w.Steps == nil {
+						n += len(sg.steps)
+					} else {
+						w.Steps = append(w.Steps, sg.steps...)
+					}
+					if sg.calls != nil {
+						walk(procIdx[sg.calls])
+					}
+				}
+			}
+			walk(i)
+			if n > 0 {
+				w.Steps, stamp = make([]WorkflowStep, 0, n), 2*i+2
+				walk(i)
+			}
+		}
+		for k := range w.Steps {
+			switch w.Steps[k].State {
+			case StatePerformed:
+				w.Performed++
+			case StateManual:
+				w.Manual++
+			default:
+				w.Gap++
+				if w.FirstGap == nil {
+					w.FirstGap = &w.Steps[k]
+				}
 			}
 		}
 		out = append(out, w)
@@ -148,8 +197,8 @@ func (s *Snapshot) workflows() {
 	// Worst first: lowest ratio, then most gaps, then id.
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.Ratio() != b.Ratio() {
-			return a.Ratio() < b.Ratio()
+		if ra, rb := a.Ratio(), b.Ratio(); ra != rb {
+			return ra < rb
 		}
 		if a.Gap != b.Gap {
 			return a.Gap > b.Gap

@@ -1,0 +1,179 @@
+package queries
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
+)
+
+// engineFixture is one generated corpus ingested into a memory store, the
+// snapshot built from it, and the changes of one edited skill file.
+type engineFixture struct {
+	raws    []*raw
+	before  *Snapshot
+	changes []graph.Change
+	version int64
+	quads   int
+	heap    uint64 // live heap held by the snapshot (runtime.MemStats after GC)
+}
+
+var (
+	fixtureMu sync.Mutex
+	fixtures  = map[int]*engineFixture{}
+)
+
+// engineSetup builds the fixture of n skills once per benchmark process:
+// at 10k the ingest alone takes about a minute, and every benchmark of
+// this file shares it.
+func engineSetup(b *testing.B, n int) *engineFixture {
+	b.Helper()
+	if n >= 10000 && os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
+		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
+	}
+	fixtureMu.Lock()
+	defer fixtureMu.Unlock()
+	if f := fixtures[n]; f != nil {
+		return f
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "sg-engine-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if _, err := gen.Write(dir, gen.Options{Skills: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	raws, _, err := readAll(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &engineFixture{raws: raws, quads: res.Quads}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	if f.before, err = Build(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	f.heap = m1.HeapAlloc - min(m0.HeapAlloc, m1.HeapAlloc)
+	// Edit one skill file (the first in path order) and re-ingest.
+	skill := firstSkillFile(b, dir)
+	body, err := os.ReadFile(skill)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited := strings.Replace(string(body), "description: ", "description: Edited. ", 1)
+	if err := os.WriteFile(skill, []byte(edited), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.Changed != 1 {
+		b.Fatalf("editing %s changed %d graphs, want 1", skill, res.Changed)
+	}
+	f.changes, f.version = res.Changes, res.Version
+	fixtures[n] = f
+	b.Logf("%d skills: %d quads, snapshot heap %.1f MB", n, f.quads, float64(f.heap)/(1<<20))
+	return f
+}
+
+func firstSkillFile(b *testing.B, dir string) string {
+	var files []string
+	_ = filepath.WalkDir(filepath.Join(dir, "skills"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Fatal("the generated corpus has no skill file")
+	}
+	sort.Strings(files)
+	return files[0]
+}
+
+// analysisSteps are the analyses of analyse, in its order; a benchmark of
+// one runs the steps before it outside the timer.
+var analysisSteps = []struct {
+	name string
+	run  func(*Snapshot)
+}{
+	{"resolve", (*Snapshot).resolve},
+	{"checks", func(s *Snapshot) { s.checkEntrypoints(); s.checkInstanceNames(); s.checkBeans(); s.checkTriggers() }},
+	{"coverage", (*Snapshot).coverage},
+	{"alternatives", (*Snapshot).alternatives},
+	{"reachability", (*Snapshot).reachability},
+	{"workflows", (*Snapshot).workflows},
+	{"gating", func(s *Snapshot) { s.gating(); s.programs() }},
+	{"findings", (*Snapshot).sortFindings},
+}
+
+// benchEngine runs the engine benchmarks on the fixture of n skills:
+// UpdateOneFile (one skill file's graph replaced), Build (index and
+// analyses of the raws already read), each analysis alone, and the heap
+// the snapshot holds.
+func benchEngine(b *testing.B, n int) {
+	f := engineSetup(b, n)
+	b.Run("UpdateOneFile", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f.before.Update(f.changes, f.version)
+		}
+	})
+	b.Run("Build", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s := index(f.raws)
+			s.analyse()
+		}
+		b.ReportMetric(float64(f.heap)/(1<<20), "heap-MB")
+	})
+	for i, step := range analysisSteps {
+		b.Run(step.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				s := index(f.raws)
+				for _, prev := range analysisSteps[:i] {
+					prev.run(s)
+				}
+				b.StartTimer()
+				step.run(s)
+			}
+		})
+	}
+}
+
+// BenchmarkEngine1k is the engine benchmarks on a generated 1k-skill corpus.
+//
+//	go test -run '^$' -bench 'Engine1k' -benchtime 5x ./queries
+func BenchmarkEngine1k(b *testing.B) { benchEngine(b, 1000) }
+
+// BenchmarkEngine10k is the same at 10k skills (about 0.97M quads; the
+// setup ingests for about a minute, once per process).
+//
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench 'Engine10k' -benchtime 3x -timeout 0 ./queries
+func BenchmarkEngine10k(b *testing.B) { benchEngine(b, 10000) }

@@ -1,0 +1,216 @@
+package queries
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
+)
+
+// answers renders what Update must agree with Build on, beyond summary:
+// every finding with its place and subject, coverage tiers, workflows,
+// programs, gates, alternatives groups, triage and the reachability lists.
+func answers(s *Snapshot) map[string]any {
+	out := summary(s)
+	var fs []string
+	for _, f := range s.Findings {
+		fs = append(fs, fmt.Sprintf("%s|%s|%s|%d|%s|%s|%s", f.Instance, f.File, f.Code, f.Line, f.Subject, f.Severity, f.Message))
+	}
+	out["findings"] = fs
+	var tiers []string
+	for _, t := range s.Coverage.Tiers {
+		for _, sk := range t.Skills {
+			tiers = append(tiers, t.Tier+":"+sk.IRI)
+		}
+	}
+	out["tiers"] = tiers
+	var wf []string
+	for _, w := range s.Workflows {
+		line := fmt.Sprintf("%s %d/%d/%d", w.Process.Key(), w.Performed, w.Manual, w.Gap)
+		for _, st := range w.Steps {
+			line += " " + st.Step.Key() + "=" + st.SkillRef + ":" + st.State
+		}
+		if w.FirstGap != nil {
+			line += " first=" + w.FirstGap.Step.Key()
+		}
+		wf = append(wf, line)
+	}
+	out["workflows"] = wf
+	var progs []string
+	for _, p := range s.Programs {
+		progs = append(progs, fmt.Sprintf("%s %v %s %s", p.Name, p.Installed, toolIDs(p.Tools), skillIDs(p.Skills)))
+	}
+	out["programs"] = progs
+	var tools []string
+	for _, t := range s.Tools {
+		var gates, guides []string
+		for _, g := range t.GatedBy {
+			gates = append(gates, g.Key)
+		}
+		for _, g := range t.GuidedBy {
+			guides = append(guides, g.Key)
+		}
+		tools = append(tools, fmt.Sprintf("%s %s ports=%d/%d valid=%s gates=%v guides=%v exposed=%s", t.IRI, fileOf(t.Source), len(t.Inputs), len(t.Outputs),
+			skillIDs(t.ValidFor), gates, guides, toolIDs(t.ExposedBy)))
+	}
+	out["toolDetail"] = tools
+	var skills []string
+	for _, sk := range s.Skills {
+		tr := ""
+		if sk.Triage != nil {
+			tr = sk.Triage.Verdict
+		}
+		skills = append(skills, fmt.Sprintf("%s %s %s steps=%d contradicted=%s triage=%s findings=%d", sk.IRI, nameOf(sk.Instance), fileOf(sk.Source),
+			len(sk.Steps), toolIDs(sk.Contradicted), tr, len(sk.Findings)))
+	}
+	out["skillDetail"] = skills
+	var groups []string
+	for _, g := range s.Alternatives.Groups {
+		groups = append(groups, g.Skill.ID+":"+toolIDs(g.Tools))
+	}
+	out["groups"] = groups
+	var procs []string
+	for _, p := range s.Processes {
+		procs = append(procs, fmt.Sprintf("%s %v %s acts=%d", p.Key(), p.Reachable, join(p.Witness), len(p.Activities)))
+	}
+	out["processes"] = procs
+	var beans []string
+	for _, b := range s.Beans {
+		parent := ""
+		if b.Parent != nil {
+			parent = b.Parent.ID
+		}
+		beans = append(beans, b.IRI+" parent="+parent)
+	}
+	out["beans"] = beans
+	var srcs []string
+	for _, src := range s.Sources {
+		srcs = append(srcs, src.IRI+" "+nameOf(src.Instance))
+	}
+	out["sources"] = srcs
+	return out
+}
+
+// TestUpdateEqualsBuildAfterRandomEdits: after every step of a random
+// sequence of file edits (truncations), deletions and additions (copies,
+// which mint duplicate ids) on a generated corpus, the snapshot updated
+// from the previous one answers like one rebuilt from the store. The
+// previous snapshot is read while the next one is computed, so the race
+// detector sees that Update leaves it alone.
+func TestUpdateEqualsBuildAfterRandomEdits(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 40, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(14, 1))
+	for step := range 25 {
+		files := corpusFiles(t, root)
+		f := files[rng.IntN(len(files))]
+		var op string
+		switch rng.IntN(4) {
+		case 0:
+			op = "delete " + f
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		case 1:
+			op = "truncate " + f
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, b[:len(b)/2], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
+			ext := filepath.Ext(f)
+			cp := strings.TrimSuffix(f, ext) + fmt.Sprintf("-copy%d", step) + ext
+			op = "copy " + f
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(cp, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			op = "edit " + f
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, []byte(strings.Replace(string(b), "e", "E", 3)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := cur
+		want := answers(prev)
+		var wg sync.WaitGroup
+		var again map[string]any
+		wg.Go(func() { again = answers(prev) }) // a reader of the previous version
+		cur = prev.Update(res.Changes, res.Version)
+		wg.Wait()
+		if !reflect.DeepEqual(want, again) {
+			t.Fatalf("step %d (%s): Update changed the previous snapshot", step, op)
+		}
+		rebuilt, err := Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := answers(cur), answers(rebuilt); !reflect.DeepEqual(a, b) {
+			for k := range b {
+				if !reflect.DeepEqual(a[k], b[k]) {
+					t.Errorf("step %d (%s): %s differs:\nupdated: %v\nrebuilt: %v", step, op, k, a[k], b[k])
+				}
+			}
+			t.FailNow()
+		}
+	}
+}
+
+func corpusFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
