@@ -36,6 +36,8 @@ type Response struct {
 	// did not parse, broke a limit or failed validation. Such a response
 	// has no data entry (GraphQL over HTTP, "request error").
 	RequestError bool `json:"-"`
+	// encoded is the whole response when ExecuteShared wrote it.
+	encoded []byte
 }
 
 // MarshalJSON writes {"errors"} for a request error, else {"data", "errors"}.
@@ -51,14 +53,12 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 	}{r.Data, r.Errors})
 }
 
-// Encode is the response as JSON, as MarshalJSON writes it; data that is
-// encoded already (ExecuteShared) is written as it is.
+// Encode is the response as JSON, as MarshalJSON writes it; a response
+// ExecuteShared wrote is returned as it is (the caller may append to it,
+// not change it).
 func (r *Response) Encode() ([]byte, error) {
-	if raw, ok := r.Data.(json.RawMessage); ok && !r.RequestError && len(r.Errors) == 0 {
-		out := make([]byte, 0, len(raw)+9)
-		out = append(out, `{"data":`...)
-		out = append(out, raw...)
-		return append(out, '}'), nil
+	if r.encoded != nil {
+		return r.encoded, nil
 	}
 	return json.Marshal(r)
 }

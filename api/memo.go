@@ -80,22 +80,28 @@ func (s *Schema) ExecuteShared(ctx context.Context, snap *queries.Snapshot, doc 
 			fc.Put(snap, keys[i], b)
 		}
 	}
-	return &Response{Data: assemble(roots, raw)}
+	body := assemble(roots, raw)
+	return &Response{Data: json.RawMessage(body[len(dataPrefix) : len(body)-1]), encoded: body}
 }
 
-// assemble writes the data object of the root fields, keys sorted as
-// encoding/json sorts a map's.
-func assemble(roots []*ast.Field, raw [][]byte) json.RawMessage {
+// dataPrefix opens an encoded response without errors.
+const dataPrefix = `{"data":`
+
+// assemble writes the response of the root fields, {"data":{…}} with the
+// keys sorted as encoding/json sorts a map's, with room for one more
+// byte (the server's newline).
+func assemble(roots []*ast.Field, raw [][]byte) []byte {
 	order := make([]int, len(roots))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(responseName(roots[a]), responseName(roots[b])) })
-	n := 2
+	n := len(dataPrefix) + 4
 	for i, b := range raw {
 		n += len(responseName(roots[i])) + 4 + len(b)
 	}
 	out := make([]byte, 0, n)
+	out = append(out, dataPrefix...)
 	out = append(out, '{')
 	for k, i := range order {
 		if k > 0 {
@@ -108,7 +114,7 @@ func assemble(roots []*ast.Field, raw [][]byte) json.RawMessage {
 		out = append(out, '"', ':')
 		out = append(out, raw[i]...)
 	}
-	return append(out, '}')
+	return append(out, '}', '}')
 }
 
 func responseName(f *ast.Field) string {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api"
@@ -78,4 +79,37 @@ func BenchmarkDashboardQueryUncached(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDashboardMixCached: the whole dashboard mix from 32 clients at
+// once (b.SetParallelism over GOMAXPROCS), every answer from the response
+// cache: the cost of a cached hit under the concurrency loadgen -c 32
+// applies, without the network.
+//
+//	go test ./api/server -run '^$' -bench DashboardMixCached -benchtime 20000x -cpuprofile /tmp/cpu.out
+func BenchmarkDashboardMixCached(b *testing.B) {
+	srv := dashboardServer(b)
+	h := srv.Server.Config.Handler
+	bodies := make([][]byte, len(mix.Dashboard))
+	for i, q := range mix.Dashboard {
+		post(b, h, q.Text, nil)
+		bodies[i], _ = json.Marshal(map[string]any{"query": q.Text})
+	}
+	b.SetParallelism(max(1, 32/runtime.GOMAXPROCS(0)))
+	b.ResetTimer()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(bodies[i%len(bodies)]))
+			req.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != 200 {
+				b.Errorf("status %d", w.Code)
+				return
+			}
+		}
+	})
 }
