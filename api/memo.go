@@ -47,10 +47,38 @@ func (s *Schema) ExecuteShared(ctx context.Context, snap *queries.Snapshot, doc 
 	var missed []ast.Selection
 	for i, f := range roots {
 		keys[i] = doc.fieldKey(op, f, viewer, req.Variables)
-		if b, ok := fc.Get(snap, keys[i]); ok {
-			raw[i] = b
-		} else {
+		raw[i], _ = fc.Get(snap, keys[i])
+	}
+	// A field another request is computing right now (the first requests
+	// after a new graph version all miss together) is waited for, not
+	// computed again; one that request could not store is computed here.
+	waited := false
+	for i := range roots {
+		if raw[i] != nil {
+			continue
+		}
+		if fl, ok := s.flights.Load(flightKey{snap, keys[i]}); ok {
+			select {
+			case <-fl.(chan struct{}):
+			case <-ctx.Done():
+				return s.run(ctx, snap, doc, req, lim) // answers with the deadline's error
+			}
+			waited = true
+		}
+	}
+	for i, f := range roots {
+		if raw[i] == nil && waited {
+			raw[i], _ = fc.Get(snap, keys[i])
+		}
+		if raw[i] == nil {
 			missed = append(missed, f)
+			done := make(chan struct{})
+			if _, loaded := s.flights.LoadOrStore(flightKey{snap, keys[i]}, done); !loaded {
+				defer func(k flightKey) {
+					s.flights.Delete(k)
+					close(done)
+				}(flightKey{snap, keys[i]})
+			}
 		}
 	}
 	if len(missed) > 0 {
@@ -82,6 +110,12 @@ func (s *Schema) ExecuteShared(ctx context.Context, snap *queries.Snapshot, doc 
 	}
 	body := assemble(roots, raw)
 	return &Response{Data: json.RawMessage(body[len(dataPrefix) : len(body)-1]), encoded: body}
+}
+
+// flightKey names a root field being computed for a snapshot.
+type flightKey struct {
+	snap *queries.Snapshot
+	key  string
 }
 
 // dataPrefix opens an encoded response without errors.

@@ -16,6 +16,9 @@ import (
 type Schema struct {
 	gql   graphql.Schema
 	intro introWeights
+	// flights holds the root fields ExecuteShared is computing
+	// (flightKey → chan struct{}, closed when done).
+	flights sync.Map
 }
 
 // GraphQL returns the underlying graphql-go schema.
