@@ -61,7 +61,8 @@ type Store struct {
 	// kill leaves a half-written checkpoint behind.
 	ckptWritten func()
 
-	exclusiveReads bool // memstore: readers take mu exclusively
+	exclusiveReads bool              // memstore: readers take mu exclusively
+	stamps         map[string][]byte // memstore: the graphs' stamps (see Stamps)
 	// ckptWhole is the version at which this process last wrote the bbolt
 	// checkpoint whole (0: not known): the next write need not verify
 	// every block again (the file lock keeps other writers out; readers
@@ -303,6 +304,9 @@ type Change struct {
 	Graph  string
 	Quads  []quad.Quad
 	Delete bool
+	// Stamp, if set, is recorded as the graph's stamp in the same write
+	// (see Stamps); a change without one deletes the graph's stamp.
+	Stamp []byte
 }
 
 // batchSize bounds one ApplyDeltas call on bbolt and memstore (all calls of
@@ -446,6 +450,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change) (v int64, err error
 		if err := s.writeBatches(context.Background(), dels, adds); err != nil {
 			return 0, fmt.Errorf("write graphs: %w", err)
 		}
+		s.putStampsMemory(changeStamps(changes))
 	}
 	return next, nil
 }
@@ -612,6 +617,10 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 	}()
 	if err := s.writeBatches(ctx, dels, adds); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
+	}
+	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
+	if err := putStamps(ctx, tx, changeStamps(changes)); err != nil {
+		return fmt.Errorf("write stamps: %w", err)
 	}
 	if err := s.writeCheckpointKV(ctx, old, next, changes, leftovers); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)

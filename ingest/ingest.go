@@ -66,16 +66,22 @@ type Options struct {
 
 // Result summarises one ingest run.
 type Result struct {
-	Version  int64
-	Files    int // source graphs in the corpora
-	Changed  int // graphs written
-	Skipped  int // unchanged graphs (same digest)
+	Version int64
+	Files   int // source graphs in the corpora
+	Changed int // graphs written
+	Skipped int // unchanged graphs (same digest, or not read: NotRead)
+	// NotRead counts the unchanged files not even read: their size and
+	// modification time, and those of what their parse read, were those
+	// recorded at their last read (SPEC §3.3).
+	NotRead  int
 	Removed  int // graphs of files that are gone
 	Quads    int // quads in the changed graphs
 	Duration time.Duration
 	// Changes are the graph changes committed, for updating a snapshot
 	// without reading the store back.
 	Changes []graph.Change
+
+	stamps map[string][]byte // stamps of unchanged graphs to record (see Prepared.Apply)
 }
 
 // unit is one source graph to convert and maybe write.
@@ -86,6 +92,10 @@ type unit struct {
 	digest string
 	quads  []quad.Quad
 	err    error
+	// skip: the file's stamp held, it was not read and its graph is kept.
+	skip  bool
+	stamp []byte   // the stamp to store with the graph (nil: none)
+	refs  []string // the contracts its skills name
 }
 
 // Run ingests the corpora rooted at roots into store. A run that fails
@@ -144,7 +154,9 @@ func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 // when no graph changed) and returns the run's result.
 func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error) {
 	res := p.res
+	res.stamps = nil
 	if len(p.changes) == 0 {
+		p.putStamps(ctx, store)
 		v, err := store.Version(ctx)
 		res.Version, res.Duration = v, time.Since(p.start)
 		return res, err
@@ -153,10 +165,28 @@ func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error
 	if err != nil {
 		return Result{}, fmt.Errorf("store %s: %w", graphsOf(p.changes), err)
 	}
+	p.putStamps(ctx, store)
 	res.Version, res.Duration, res.Changes = v, time.Since(p.start), p.changes
 	p.log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
 		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
 	return res, nil
+}
+
+// logger is opt's logger, or one that discards.
+func logger(opt Options) *slog.Logger {
+	if opt.Logger != nil {
+		return opt.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// putStamps records the stamps of the files read and found unchanged. It
+// only saves reads of later runs: a failure is logged, and those files are
+// read again next time.
+func (p *Prepared) putStamps(ctx context.Context, store *graph.Store) {
+	if err := store.PutStamps(ctx, p.res.stamps); err != nil {
+		p.log.Warn("cannot record file stamps; unchanged files are read again at the next ingest", "err", err)
+	}
 }
 
 // prepare is Prepare without the bookkeeping: its result's Changes are
@@ -180,6 +210,15 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	if err != nil {
 		return Result{}, err
 	}
+	sp := &stamper{start: time.Now()}
+	if only == nil {
+		// A full run skips the files whose stamps hold; a partial one
+		// reads exactly the files named. Stamps only save reads: without them every file is read.
+		if sp.stored, err = store.Stamps(ctx); err != nil {
+			sp.stored = nil
+			logger(opt).Warn("cannot read file stamps; every file is read", "err", err)
+		}
+	}
 	files := 0
 	for _, c := range corpora {
 		c.Findings = append(c.Findings, unknownNeeds(c, instances)...)
@@ -189,7 +228,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 			return Result{}, err
 		}
 		c.Findings = append(c.Findings, rf...)
-		us, err := parseSources(ctx, c, opt, only)
+		us, err := parseSources(ctx, c, opt, only, sp)
 		if err != nil {
 			return Result{}, err
 		}
@@ -205,12 +244,25 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	for _, u := range units {
 		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
 		keep[label] = true
+		if u.skip {
+			res.Skipped++
+			res.NotRead++
+			continue
+		}
 		same, err := store.HasDigest(ctx, label, u.digest)
 		if err != nil {
 			return Result{}, err
 		}
 		if same {
 			res.Skipped++
+			// Read, and current: its stamp is recorded (or refreshed after
+			// a touch) so that the next run need not read it.
+			if u.stamp != nil && !sameStamp(u.stamp, sp.stored[label]) {
+				if res.stamps == nil {
+					res.stamps = map[string][]byte{}
+				}
+				res.stamps[label] = u.stamp
+			}
 			continue
 		}
 		changed = append(changed, u)
@@ -221,7 +273,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	}
 	var changes []graph.Change
 	for _, u := range changed {
-		changes = append(changes, graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads})
+		changes = append(changes, graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads, Stamp: u.stamp})
 		res.Changed++
 		res.Quads += len(u.quads)
 	}
@@ -393,12 +445,12 @@ func absPath(p string) string {
 }
 
 func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
-	return parseSources(ctx, c, opt, nil)
+	return parseSources(ctx, c, opt, nil, &stamper{start: time.Now()})
 }
 
 // parseSources parses the corpus's sources, or with only set just those
 // (and the declaration).
-func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map[string]bool) ([]*unit, error) {
+func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map[string]bool, sp *stamper) ([]*unit, error) {
 	in := c.Instance
 	// The context salt: a parse depends on the declaration and the
 	// vocabulary as well as on the file itself.
@@ -425,7 +477,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 			// A Zod module may import sibling modules: they are part of the
 			// vocabulary, so of every parse's context.
 			var read readLog
-			v, err = vocab.ParseModule(s.Path, data, in.CanonicalURL, read.loader(c))
+			v, err = vocab.ParseModule(s.Path, data, in.CanonicalURL, read.loader(c, nil, sp))
 			for _, r := range read {
 				salt.Write([]byte(r))
 			}
@@ -452,6 +504,16 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		found := s // as discovery found it (before sniffing)
+		label := jsonld.SourceIRI(in.DocIRI(), s.Path)
+		if s.Kind != discover.KindDeclaration && s.Kind != discover.KindVocabulary {
+			if old, ok := sp.holds(c, label, s, saltHex, exists); ok {
+				units = append(units, &unit{in: in, file: record.File{Path: s.Path, Parser: s.Kind}, skip: true, refs: old.Refs})
+				continue
+			}
+		}
+		st, _ := statFile(c, s.Path) // before the read: see statFile
+		var deps depLog
 		data, err := c.ReadFile(s.Path)
 		if err == nil && s.Kind == discover.KindAny {
 			if s.Kind = discover.Sniff(data); s.Kind == "" {
@@ -470,7 +532,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 			// A Tool module's Tools may come from the sibling modules it
 			// imports: their contents are part of its digest.
 			var read readLog
-			f = tool.ParseModule(s.Path, data, voc, read.loader(c))
+			f = tool.ParseModule(s.Path, data, voc, read.loader(c, &deps, sp))
 			unitSalt = extendSalt(saltHex, read)
 		default:
 			// What a parse asked about other files (a hard skill's
@@ -480,9 +542,15 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 			probe := func(rel string) bool {
 				ok := exists(rel)
 				asked = append(asked, fmt.Sprintf("%q=%t", rel, ok))
+				deps.ask(rel, ok)
 				return ok
 			}
 			f = parseOne(s, data, in, voc, probe)
+			if s.Kind == discover.KindSkill {
+				// The package discovery gave the skill (its folder's
+				// package-manifest.json) is in its ids.
+				asked = append(asked, fmt.Sprintf("package=%q", s.Package))
+			}
 			unitSalt = extendSalt(saltHex, asked)
 		}
 		if s.Kind == discover.KindDeclaration {
@@ -491,7 +559,12 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		if s.Kind == discover.KindVocabulary {
 			f.Findings = append(f.Findings, vocFindings...)
 		}
-		units = append(units, newUnit(in, f, data, unitSalt))
+		u := newUnit(in, f, data, unitSalt)
+		u.refs = contractRefs(f)
+		if err == nil && !nonText(s, data) && s.Kind != discover.KindDeclaration && s.Kind != discover.KindVocabulary {
+			u.stamp = sp.make(st, found, saltHex, &deps, u.refs)
+		}
+		units = append(units, u)
 	}
 	if c.DeclarationData == nil {
 		// Without a declaration, the instance and the discovery findings
@@ -502,36 +575,59 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 	}
 	// Contracts named by skills outside the declared schema directories
 	// (of the skills parsed now: the others' are kept as stored).
+	// A skill skipped by its stamp names them from the stamp.
 	var extra []string
 	have := map[string]bool{}
 	for _, u := range units {
-		for _, sk := range u.file.Skills {
-			for _, ref := range []string{sk.Input, sk.Output} {
-				if ref == "" || strings.Contains(ref, "://") || have[ref] {
-					continue
-				}
-				if _, ok := c.Source(ref); ok {
-					continue
-				}
-				p := path.Clean(ref)
-				if strings.HasPrefix(p, "../") || p == ".." || strings.HasPrefix(p, "/") {
-					continue
-				}
-				have[ref] = true
-				extra = append(extra, ref)
+		for _, ref := range u.refs {
+			if strings.Contains(ref, "://") || have[ref] {
+				continue
 			}
+			if _, ok := c.Source(ref); ok {
+				continue
+			}
+			p := path.Clean(ref)
+			if strings.HasPrefix(p, "../") || p == ".." || strings.HasPrefix(p, "/") {
+				continue
+			}
+			have[ref] = true
+			extra = append(extra, ref)
 		}
 	}
 	sort.Strings(extra)
 	for _, ref := range extra {
+		s := discover.Source{Path: ref, Kind: discover.KindContract}
+		if _, ok := sp.holds(c, jsonld.SourceIRI(in.DocIRI(), ref), s, saltHex, exists); ok {
+			units = append(units, &unit{in: in, file: record.File{Path: ref, Parser: s.Kind}, skip: true})
+			continue
+		}
+		st, _ := statFile(c, ref)
 		data, err := c.ReadFile(ref)
 		if err != nil {
 			continue // the skill's contract-unreadable finding says it
 		}
 		f := contract.Parse(ref, data)
-		units = append(units, newUnit(in, f, data, saltHex))
+		u := newUnit(in, f, data, saltHex)
+		if !nonText(s, data) {
+			u.stamp = sp.make(st, s, saltHex, &depLog{}, nil)
+		}
+		units = append(units, u)
 	}
 	return units, nil
+}
+
+// contractRefs are the contracts a file's skills name (input, output), in
+// order, once each.
+func contractRefs(f record.File) []string {
+	var out []string
+	for _, sk := range f.Skills {
+		for _, ref := range []string{sk.Input, sk.Output} {
+			if ref != "" && !slices.Contains(out, ref) {
+				out = append(out, ref)
+			}
+		}
+	}
+	return out
 }
 
 // sourcesToParse is every source of c, or with only set (absolute paths)
@@ -676,8 +772,18 @@ type readLog []string
 // loader reads sibling modules through the corpus root (size cap,
 // confinement) and logs each one's content hash as it reads, so nothing is
 // read twice for the digest.
-func (l *readLog) loader(c *discover.Corpus) tsmodule.Loader {
+//
+// deps, if set, records for the parse's stamp each module's size and
+// mtime, taken before it is read, or that it does not exist.
+func (l *readLog) loader(c *discover.Corpus, deps *depLog, sp *stamper) tsmodule.Loader {
 	return func(rel string) ([]byte, error) {
+		if deps != nil {
+			if _, err := statFile(c, rel); err != nil {
+				deps.ask(rel, false)
+			} else {
+				deps.read(c, rel, sp)
+			}
+		}
 		b, err := c.ReadFile(rel)
 		if err == nil {
 			sum := sha256.Sum256(b)

@@ -232,6 +232,10 @@ func (c *Corpus) ReadFile(rel string) ([]byte, error) { return c.fs.ReadFile(rel
 // corpus root, without reading it.
 func (c *Corpus) Exists(rel string) bool { return c.fs.Exists(rel) }
 
+// Stat describes rel (slash-separated, relative to the root), following
+// symlinks only inside the root (see Root.Stat).
+func (c *Corpus) Stat(rel string) (fs.FileInfo, error) { return c.fs.Stat(rel) }
+
 // Close releases the corpus root.
 func (c *Corpus) Close() error { return c.fs.Close() }
 
