@@ -9,7 +9,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
@@ -115,6 +117,22 @@ func firstSkillFile(b *testing.B, dir string) string {
 	return files[0]
 }
 
+// cpuTime is the process's user+system CPU time: on a loaded machine it
+// varies far less than the wall clock, and it counts the garbage
+// collector's work, which the allocations of a step cause.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since start (cpu-ns/op).
+func reportCPU(b *testing.B, start time.Duration, excluded time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start-excluded)/float64(b.N), "cpu-ns/op")
+}
+
 // analysisSteps are the analyses of analyse, in its order; a benchmark of
 // one runs the steps before it outside the timer.
 var analysisSteps = []struct {
@@ -139,30 +157,40 @@ func benchEngine(b *testing.B, n int) {
 	f := engineSetup(b, n)
 	b.Run("UpdateOneFile", func(b *testing.B) {
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			f.before.Update(f.changes, f.version)
 		}
+		reportCPU(b, start, 0)
 	})
 	b.Run("Build", func(b *testing.B) {
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			s := index(f.raws)
 			s.analyse()
 		}
+		reportCPU(b, start, 0)
 		b.ReportMetric(float64(f.heap)/(1<<20), "heap-MB")
 	})
 	for i, step := range analysisSteps {
 		b.Run(step.name, func(b *testing.B) {
 			b.ReportAllocs()
+			var excluded time.Duration
+			start := cpuTime()
 			for b.Loop() {
 				b.StopTimer()
+				t0 := cpuTime()
 				s := index(f.raws)
 				for _, prev := range analysisSteps[:i] {
 					prev.run(s)
 				}
+				runtime.GC() // the setup's garbage is not the step's to collect
+				excluded += cpuTime() - t0
 				b.StartTimer()
 				step.run(s)
 			}
+			reportCPU(b, start, excluded)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,6 +17,38 @@ func index(raws []*raw) *Snapshot { return link(decodeNodes(raws)) }
 func link(nodes []*node) *Snapshot {
 	s := newSnapshot()
 	s.nodes = nodes
+	// Counted first so every map and slice is made at its size: growing
+	// them (rehashing every IRI) was a third of linking at 10k skills.
+	var c struct{ src, port, prop, act, lane, skill, tool, proc, bean, contract int }
+	for _, n := range nodes {
+		c.src += n.flags.count(fSource)
+		c.port += n.flags.count(fPort)
+		c.prop += n.flags.count(fProp)
+		c.act += n.flags.count(fActivity)
+		c.lane += n.flags.count(fLane)
+		switch n.main.(type) {
+		case *Skill:
+			c.skill++
+		case *toolNode:
+			c.tool++
+		case *Process:
+			c.proc++
+		case *Bean:
+			c.bean++
+		case *contractNode:
+			c.contract++
+		}
+	}
+	s.Sources, s.sourceByIRI = make([]*Source, 0, c.src), make(map[string]*Source, c.src)
+	s.actByIRI = make(map[string]*Activity, c.act)
+	s.Skills, s.Tools = make([]*Skill, 0, c.skill), make([]*Tool, 0, c.tool)
+	s.Processes, s.Beans = make([]*Process, 0, c.proc), make([]*Bean, 0, c.bean)
+	s.Contracts = make(map[string]*Contract, c.contract)
+	s.skillByIRI, s.skillByID = make(map[string]*Skill, c.skill), make(map[string]*Skill, c.skill)
+	s.skillByPkg, s.skillByName = make(map[[3]string]*Skill, c.skill), make(map[[2]string]*Skill, c.skill)
+	s.procByIRI, s.procByID = make(map[string]*Process, c.proc), make(map[string]*Process, c.proc)
+	s.procByStem = make(map[[2]string]*Process, c.proc)
+	s.beanByIRI, s.beanByID = make(map[string]*Bean, c.bean), make(map[string]*Bean, c.bean)
 	// Pass 1: instances and sources.
 	for _, n := range nodes {
 		switch {
@@ -60,10 +93,10 @@ func link(nodes []*node) *Snapshot {
 		}
 		return s.instByDoc[docOf(n.iri)]
 	}
-	ports := map[string]*Port{}
-	props := map[string]contractProp{}
-	acts := map[[2]string][]*Activity{}
-	lanes := map[string]string{}
+	ports := make(map[string]*Port, c.port)
+	props := make(map[string]contractProp, c.prop)
+	acts := make(map[[2]string][]*Activity, c.proc)
+	lanes := make(map[string]string, c.lane)
 	for _, n := range nodes {
 		if n.flags&fPort != 0 {
 			ports[n.iri] = n.port
@@ -158,12 +191,13 @@ func link(nodes []*node) *Snapshot {
 			triages = append(triages, m) // applied after skills are indexed, below
 		}
 	}
-	sort.SliceStable(s.Skills, func(i, j int) bool { return s.Skills[i].ID < s.Skills[j].ID })
-	sort.SliceStable(s.Tools, func(i, j int) bool { return s.Tools[i].ID < s.Tools[j].ID })
-	sort.SliceStable(s.Processes, func(i, j int) bool { return s.Processes[i].ID < s.Processes[j].ID })
-	sort.SliceStable(s.Beans, func(i, j int) bool { return s.Beans[i].ID < s.Beans[j].ID })
-	sort.SliceStable(s.ToolSkills, func(i, j int) bool { return s.ToolSkills[i].Key < s.ToolSkills[j].Key })
-	sort.SliceStable(s.Servers, func(i, j int) bool { return s.Servers[i].Name < s.Servers[j].Name })
+	// Stable sorts: one order whatever the algorithm, ties in node order.
+	slices.SortStableFunc(s.Skills, func(a, b *Skill) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(s.Tools, func(a, b *Tool) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(s.Processes, func(a, b *Process) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(s.Beans, func(a, b *Bean) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(s.ToolSkills, func(a, b *ToolSkill) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(s.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
 	sort.Slice(s.Instances, func(i, j int) bool { return s.Instances[i].Name < s.Instances[j].Name })
 	sort.Slice(s.Sources, func(i, j int) bool { return s.Sources[i].IRI < s.Sources[j].IRI })
 	for _, sk := range s.Skills {
@@ -175,7 +209,7 @@ func link(nodes []*node) *Snapshot {
 		}
 	}
 	s.indexTools()
-	perID := map[string]int{}
+	perID := make(map[string]int, len(s.Processes))
 	for _, p := range s.Processes {
 		perID[p.ID]++
 	}
@@ -217,7 +251,7 @@ func keepFirst[K comparable, T any](m map[K]T, k K, v T) {
 
 // indexTools (re)builds the Tool lookups from s.Tools.
 func (s *Snapshot) indexTools() {
-	s.toolByIRI, s.toolByID = map[string]*Tool{}, map[string]*Tool{}
+	s.toolByIRI, s.toolByID = make(map[string]*Tool, len(s.Tools)), make(map[string]*Tool, len(s.Tools))
 	for _, t := range s.Tools {
 		keepFirst(s.toolByIRI, t.IRI, t)
 		keepFirst(s.toolByID, t.ID, t)

@@ -208,6 +208,8 @@ type Activity struct {
 	Calls   *Process
 	Lane    string
 	Witness []string
+
+	named []*Skill // what each SkillIRI resolves to (nil: no skill), set by resolve
 }
 
 // Key is the witness key of the activity.

@@ -43,6 +43,14 @@ const (
 	fProcess
 )
 
+// count is 1 when f is set, else 0.
+func (f nodeFlags) count(bit nodeFlags) int {
+	if f&bit != 0 {
+		return 1
+	}
+	return 0
+}
+
 // contractProp is a ContractProperty's name and JSON type.
 type contractProp struct{ name, jsonType string }
 

@@ -110,9 +110,14 @@ func checkInvariants(t *testing.T, s *Snapshot) {
 			return
 		}
 		for i := 1; i < len(w); i++ {
-			if !containsStr(s.Reach.adj[w[i-1]], w[i]) {
+			if !s.Reach.hasEdge(w[i-1], w[i]) {
 				t.Errorf("%s: witness step %s → %s is no edge", key, w[i-1], w[i])
 			}
+		}
+		// A witness is a shortest chain from the roots, so no chain from
+		// its own root is shorter.
+		if p := s.Reach.Path(w[0], w[len(w)-1]); len(p) != len(w) || p[0] != w[0] || p[len(p)-1] != w[len(w)-1] {
+			t.Errorf("%s: Path(%s, %s) = %v, witness %v", key, w[0], w[len(w)-1], p, w)
 		}
 	}
 	for _, sk := range s.Skills {

@@ -1,7 +1,7 @@
 package queries
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -15,37 +15,52 @@ type Reachability struct {
 	UnreachableTools     []*Tool
 	ToolsWithoutCommand  []*Tool
 	UnreachableProcesses []*Process
-	// adj is the dispatch graph by node key, neighbours sorted.
-	adj     map[string][]string
-	witness map[string][]string
+	// The dispatch graph over integer node ids: keys[id] is the node key,
+	// adj[id] its neighbours sorted by key, witness[id] its witness (nil
+	// when unreachable). hasOut marks nodes some edge leaves.
+	ids     map[string]int32
+	keys    []string
+	adj     [][]int32
+	hasOut  []bool
+	witness [][]string
 }
 
 // Path returns a shortest chain of dispatch edges from one node key to
 // another, or nil when there is none.
 func (r *Reachability) Path(from, to string) []string {
-	if _, ok := r.adj[from]; !ok && from != to {
+	if from == to {
+		return []string{from}
+	}
+	f, ok := r.ids[from]
+	if !ok || !r.hasOut[f] {
 		return nil
 	}
-	prev := map[string]string{from: ""}
-	queue := []string{from}
+	t, ok := r.ids[to]
+	if !ok {
+		return nil
+	}
+	prev := make([]int32, len(r.keys))
+	for i := range prev {
+		prev[i] = -1
+	}
+	prev[f] = f
+	queue := []int32{f}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		if n == to {
+		if n == t {
 			var path []string
-			for x := to; x != ""; x = prev[x] {
-				path = append(path, x)
-				if x == from {
+			for x := t; ; x = prev[x] {
+				path = append(path, r.keys[x])
+				if x == f {
 					break
 				}
 			}
-			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-				path[i], path[j] = path[j], path[i]
-			}
+			slices.Reverse(path)
 			return path
 		}
 		for _, m := range r.adj[n] {
-			if _, seen := prev[m]; !seen {
+			if prev[m] < 0 {
 				prev[m] = n
 				queue = append(queue, m)
 			}
@@ -55,36 +70,82 @@ func (r *Reachability) Path(from, to string) []string {
 }
 
 // Witness returns the witness path of a node key (nil when unreachable).
-func (r *Reachability) Witness(key string) []string { return r.witness[key] }
+func (r *Reachability) Witness(key string) []string {
+	if id, ok := r.ids[key]; ok {
+		return r.witness[id]
+	}
+	return nil
+}
+
+// hasEdge reports whether the dispatch graph has the edge a → b.
+func (r *Reachability) hasEdge(a, b string) bool {
+	x, okA := r.ids[a]
+	y, okB := r.ids[b]
+	return okA && okB && slices.Contains(r.adj[x], y)
+}
+
+// id interns a node key.
+func (r *Reachability) id(key string) int32 {
+	if id, ok := r.ids[key]; ok {
+		return id
+	}
+	id := int32(len(r.keys))
+	r.ids[key] = id
+	r.keys = append(r.keys, key)
+	r.adj = append(r.adj, nil)
+	r.hasOut = append(r.hasOut, false)
+	return id
+}
 
 func (s *Snapshot) reachability() {
-	r := Reachability{adj: map[string][]string{}, witness: map[string][]string{}}
-	edge := func(a, b string) { r.adj[a] = append(r.adj[a], b) }
-	called := map[*Process]bool{}
+	r := Reachability{ids: map[string]int32{}}
+	edge := func(a, b int32) {
+		r.adj[a] = append(r.adj[a], b)
+		r.hasOut[a] = true
+	}
+	// Each entity's key is made and interned once (keys are strings built
+	// by concatenation: making them per edge was most of this analysis).
+	skillID := make(map[*Skill]int32, len(s.Skills))
+	for _, sk := range s.Skills {
+		skillID[sk] = r.id(sk.Key())
+	}
+	toolID := make(map[*Tool]int32, len(s.Tools))
+	for _, t := range s.Tools {
+		toolID[t] = r.id(t.Key())
+	}
+	procID := make(map[*Process]int32, len(s.Processes))
 	for _, p := range s.Processes {
+		procID[p] = r.id(p.Key())
+	}
+	called := map[*Process]bool{}
+	actID := map[*Activity]int32{}
+	for _, p := range s.Processes {
+		pid := procID[p]
 		for _, a := range p.Activities {
-			edge(p.Key(), a.Key())
+			aid := r.id(a.Key())
+			actID[a] = aid
+			edge(pid, aid)
 			if a.Calls != nil {
-				edge(a.Key(), a.Calls.Key())
+				edge(aid, procID[a.Calls])
 				called[a.Calls] = true
 			}
 			for _, sk := range a.Skills {
-				edge(a.Key(), sk.Key())
+				edge(aid, skillID[sk])
 			}
 		}
 	}
 	for _, sk := range s.Skills {
 		for _, t := range sk.Tools {
-			edge(sk.Key(), t.Key())
+			edge(skillID[sk], toolID[t])
 		}
 	}
 	for _, t := range s.Tools {
 		for _, p := range t.Subprocesses {
-			edge(t.Key(), p.Key())
+			edge(toolID[t], procID[p])
 			called[p] = true
 		}
 	}
-	roots := map[string]bool{}
+	roots := map[int32]bool{}
 	// A listing reaches its MCP Tools and the authored Tools they expose;
 	// both indexed once, not searched per listing (O(listings × Tools²)
 	// at 10k skills).
@@ -97,7 +158,7 @@ func (s *Snapshot) reachability() {
 	}
 	for _, sv := range s.Servers {
 		for _, name := range sv.Tools {
-			key := "mcp:" + sv.Name + "/" + name
+			key := r.id("mcp:" + sv.Name + "/" + name)
 			ts := listed[[2]string{sv.Name, name}]
 			// Under an exposure profile (SPEC §5.5) a listing is a root
 			// only while the profile keeps its MCP Tool: a host that hides
@@ -106,9 +167,9 @@ func (s *Snapshot) reachability() {
 				roots[key] = true
 			}
 			for _, t := range ts {
-				edge(key, t.Key())
+				edge(key, toolID[t])
 				for _, a := range exposers[t] {
-					edge(key, a.Key())
+					edge(key, toolID[a])
 				}
 			}
 		}
@@ -118,68 +179,78 @@ func (s *Snapshot) reachability() {
 		if len(ep.Processes) > 0 {
 			for _, id := range ep.Processes {
 				if p := s.processIn(in, id); p != nil {
-					roots[p.Key()] = true
+					roots[procID[p]] = true
 				}
 			}
 		} else {
 			for _, p := range s.Processes {
 				if p.Instance == in && !called[p] {
-					roots[p.Key()] = true
+					roots[procID[p]] = true
 				}
 			}
 		}
 		for _, id := range ep.Tools {
 			if t := s.resolveToolID(in, id); t != nil {
-				roots[t.Key()] = true
+				roots[toolID[t]] = true
 			}
 		}
 		for _, tr := range ep.Triggers {
-			key := "trigger:" + tr.ID
 			if tr.Skill != "" {
 				if sk := s.resolveSkillID(in, tr.Skill); sk != nil {
-					edge(key, sk.Key())
+					key := r.id("trigger:" + tr.ID)
+					edge(key, skillID[sk])
 					roots[key] = true
 				}
 			}
 			if tr.Tool != "" {
 				if t := s.resolveToolID(in, tr.Tool); t != nil {
-					edge(key, t.Key())
+					key := r.id("trigger:" + tr.ID)
+					edge(key, toolID[t])
 					roots[key] = true
 				}
 			}
 		}
 	}
+	// Neighbours in key order, once each: the walk below visits them in
+	// that order, so witnesses are the same whatever order edges came in.
 	for k, ns := range r.adj {
-		sort.Strings(ns)
-		r.adj[k] = dedupe(ns)
+		if len(ns) > 1 {
+			slices.SortFunc(ns, func(a, b int32) int { return strings.Compare(r.keys[a], r.keys[b]) })
+			r.adj[k] = slices.Compact(ns)
+		}
 	}
+	rootIDs := make([]int32, 0, len(roots))
 	for k := range roots {
-		r.Roots = append(r.Roots, k)
+		rootIDs = append(rootIDs, k)
 	}
-	sort.Strings(r.Roots)
+	slices.SortFunc(rootIDs, func(a, b int32) int { return strings.Compare(r.keys[a], r.keys[b]) })
+	for _, k := range rootIDs {
+		r.Roots = append(r.Roots, r.keys[k])
+	}
 	// Multi-source BFS: the first visit is along a shortest chain.
-	queue := append([]string(nil), r.Roots...)
-	for _, k := range r.Roots {
-		r.witness[k] = []string{k}
+	r.witness = make([][]string, len(r.keys))
+	queue := append([]int32(nil), rootIDs...)
+	for _, k := range rootIDs {
+		r.witness[k] = []string{r.keys[k]}
 	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
 		for _, m := range r.adj[n] {
-			if _, seen := r.witness[m]; !seen {
+			if r.witness[m] == nil {
 				w := make([]string, len(r.witness[n])+1)
 				copy(w, r.witness[n])
-				w[len(w)-1] = m
+				w[len(w)-1] = r.keys[m]
 				r.witness[m] = w
 				queue = append(queue, m)
 			}
 		}
 	}
 	for _, p := range s.Processes {
-		p.Witness = r.witness[p.Key()]
+		p.Witness = r.witness[procID[p]]
 		p.Reachable = p.Witness != nil
 		for _, a := range p.Activities {
-			a.Witness = r.witness[a.Key()]
+			a.Witness = r.witness[actID[a]]
 		}
 		if !p.Reachable {
 			r.UnreachableProcesses = append(r.UnreachableProcesses, p)
@@ -188,7 +259,7 @@ func (s *Snapshot) reachability() {
 		}
 	}
 	for _, t := range s.Tools {
-		t.Witness = r.witness[t.Key()]
+		t.Witness = r.witness[toolID[t]]
 		t.Reachable = t.Witness != nil
 		if !t.Reachable {
 			r.UnreachableTools = append(r.UnreachableTools, t)
@@ -206,7 +277,7 @@ func (s *Snapshot) reachability() {
 		}
 	}
 	for _, sk := range s.Skills {
-		sk.Witness = r.witness[sk.Key()]
+		sk.Witness = r.witness[skillID[sk]]
 		if sk.Witness == nil {
 			// Reached through one of its valid Tools by another route.
 			for _, t := range sk.Tools {
@@ -248,16 +319,6 @@ func processIDs(ps []*Process) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.ID)
-	}
-	return out
-}
-
-func dedupe(xs []string) []string {
-	out := xs[:0]
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
 	}
 	return out
 }

@@ -40,8 +40,10 @@ func (s *Snapshot) resolve() {
 	}
 	for _, p := range s.Processes {
 		for _, a := range p.Activities {
-			for _, iri := range a.SkillIRI {
+			a.named = make([]*Skill, len(a.SkillIRI))
+			for i, iri := range a.SkillIRI {
 				if sk := s.resolveSkill(p.Instance, iri); sk != nil {
+					a.named[i] = sk
 					a.Skills = append(a.Skills, sk)
 					sk.Steps = append(sk.Steps, a)
 				} else {

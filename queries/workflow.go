@@ -217,8 +217,8 @@ type stepRef struct {
 // skill that does not exist is still a step nothing performs.
 func (s *Snapshot) stepRefs(a *Activity) []stepRef {
 	var out []stepRef
-	for _, iri := range a.SkillIRI {
-		out = append(out, stepRef{name: localKey(iri), skill: s.resolveSkill(a.Process.Instance, iri)})
+	for i, iri := range a.SkillIRI {
+		out = append(out, stepRef{name: localKey(iri), skill: a.named[i]})
 	}
 	if len(a.SkillIRI) == 0 {
 		for _, sk := range a.Skills { // implicit Camunda refs that resolved
