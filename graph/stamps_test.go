@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"testing"
+
+	"github.com/cayleygraph/quad"
 )
 
 // TestStampsFollowTheirGraphs: a stamp is written with its graph, replaced
@@ -75,5 +78,31 @@ func TestStampsFollowTheirGraphs(t *testing.T) {
 				t.Fatalf("after a reopen: %v, %v", got, err)
 			}
 		})
+	}
+}
+
+// TestSourcesOf: the source graphs of an instance are the graphs whose own
+// node (subject = label) names it as sg:instance; other quads naming the
+// instance (another predicate, a node of another graph) do not count.
+func TestSourcesOf(t *testing.T) {
+	ctx := context.Background()
+	for _, url := range []string{"memory", "bbolt:" + t.TempDir() + "/g.db"} {
+		s := open(t, url)
+		doc := quad.IRI("urn:doc")
+		q := func(sub, pred, label string) quad.Quad {
+			return quad.Quad{Subject: quad.IRI(sub), Predicate: quad.IRI(pred), Object: doc, Label: quad.IRI(label)}
+		}
+		_, err := s.Apply(ctx, []Change{
+			{Graph: "urn:doc#source/b", Quads: []quad.Quad{q("urn:doc#source/b", predInstance, "urn:doc#source/b")}},
+			{Graph: "urn:doc#source/a", Quads: []quad.Quad{q("urn:doc#source/a", predInstance, "urn:doc#source/a"), q("urn:x", predInstance, "urn:doc#source/a")}},
+			{Graph: "urn:doc#source/c", Quads: []quad.Quad{q("urn:doc#source/c", "urn:p:other", "urn:doc#source/c")}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.SourcesOf(ctx, "urn:doc")
+		if want := []string{"urn:doc#source/a", "urn:doc#source/b"}; err != nil || !slices.Equal(got, want) {
+			t.Fatalf("%s: SourcesOf = %v, %v; want %v", url, got, err, want)
+		}
 	}
 }

@@ -48,6 +48,12 @@ type rawDeclaration struct {
 func IsDeclaration(data []byte) bool { return isDeclaration(data) }
 
 func isDeclaration(data []byte) bool {
+	// The workspace search asks this of every *.json file near the root:
+	// one without the key (literally, or escaped) cannot be a
+	// declaration, and needs no parse.
+	if !bytes.Contains(data, []byte("graphTypologies")) && !bytes.Contains(data, []byte(`\u`)) {
+		return false
+	}
 	var probe struct {
 		Name        any   `json:"name"`
 		Directories []any `json:"directories"`
