@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -42,11 +44,17 @@ func versionQuad(v int64) quad.Quad {
 		Object: quad.Int(v), Label: quad.IRI(MetaGraph)}
 }
 
-// readCheckpointKV calls fn for every quad of the checkpoint if it is
-// stamped v and every block verifies; ok false means read the store (fn
-// was not called).
-func (s *Store) readCheckpointKV(ctx context.Context, v int64, fn func(quad.Quad) error) (ok bool, err error) {
-	if s.kv == nil || v == 0 {
+// block is one checkpoint block and the graph it holds.
+type block struct {
+	label string
+	data  []byte
+}
+
+// readCheckpointKV decodes the checkpoint to fn (see decodeBlocks) if it
+// is stamped v and every block verifies; ok false means read the store
+// (fn was not called).
+func (s *Store) readCheckpointKV(ctx context.Context, v int64, workers int, fn func(string, []quad.Quad) error) (ok bool, err error) {
+	if s.kv == nil {
 		return false, nil
 	}
 	tx, err := s.kv.Tx(ctx, false)
@@ -54,30 +62,28 @@ func (s *Store) readCheckpointKV(ctx context.Context, v int64, fn func(quad.Quad
 		return false, err
 	}
 	defer tx.Close()
-	stamp, err := tx.Get(ctx, ckptKey(ckptStamp))
-	if err != nil || len(stamp) != 8 || int64(binary.BigEndian.Uint64(stamp)) != v {
-		return false, nil
-	}
-	blocks, ok := kvBlocks(ctx, tx)
+	blocks, ok := checkpointKV(ctx, tx, v)
 	if !ok {
 		s.ckptWhole.Store(0) // damaged: the next write rebuilds it
 		return false, nil
 	}
-	d := checkpoint.NewDecoder()
-	for _, b := range blocks {
-		if err := ctx.Err(); err != nil {
-			return true, err
-		}
-		if err := d.Decode(b, fn); err != nil {
-			return true, fmt.Errorf("read checkpoint: %w", err)
-		}
+	return true, decodeBlocks(ctx, blocks, workers, fn)
+}
+
+// checkpointKV returns the checkpoint's blocks (bbolt's memory, valid while
+// tx is open) if it is stamped v and every block verifies; ok false means
+// read the store.
+func checkpointKV(ctx context.Context, tx hkv.Tx, v int64) (blocks []block, ok bool) {
+	stamp, err := tx.Get(ctx, ckptKey(ckptStamp))
+	if err != nil || len(stamp) != 8 || int64(binary.BigEndian.Uint64(stamp)) != v {
+		return nil, false
 	}
-	return true, fn(versionQuad(v))
+	return kvBlocks(ctx, tx)
 }
 
 // kvBlocks lists the checkpoint's blocks (bbolt's memory, valid while tx
 // is open); ok is false when one does not verify.
-func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks [][]byte, ok bool) {
+func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks []block, ok bool) {
 	it := tx.Scan(ctx)
 	pit, isPrefix := it.(hkv.PrefixIterator)
 	if !isPrefix {
@@ -94,9 +100,66 @@ func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks [][]byte, ok bool) {
 		if checkpoint.Verify(it.Val()) != nil {
 			return nil, false
 		}
-		blocks = append(blocks, it.Val())
+		blocks = append(blocks, block{label: string(k[1]), data: it.Val()})
 	}
 	return blocks, it.Err() == nil
+}
+
+// decodeBlocks decodes the blocks on up to workers goroutines and calls fn
+// with each block's quads, from those goroutines (at most one call per
+// goroutine at a time). The first error stops every worker; a damaged
+// block found while decoding is ErrCorrupt of the checkpoint.
+func decodeBlocks(ctx context.Context, blocks []block, workers int, fn func(label string, quads []quad.Quad) error) error {
+	workers = max(1, min(workers, len(blocks)))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			d := checkpoint.NewDecoder()
+			var qs []quad.Quad
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(blocks) {
+					return
+				}
+				// The blocks may be bbolt's memory map: a fault reading
+				// one is an error, not a crash (see protect).
+				err := protect(func() error {
+					var err error
+					qs, err = d.Append(qs[:0], blocks[i].data)
+					return err
+				})
+				if err == nil {
+					err = fn(blocks[i].label, qs)
+				} else {
+					err = fmt.Errorf("read checkpoint block %s: %w", blocks[i].label, err)
+				}
+				if err != nil {
+					cancel(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// eachQuad turns a per-quad callback into the per-graph one decodeBlocks
+// calls (with one worker: fn is called from one goroutine, in order).
+func eachQuad(fn func(quad.Quad) error) func(string, []quad.Quad) error {
+	return func(_ string, qs []quad.Quad) error {
+		for _, q := range qs {
+			if err := fn(q); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // kvStamp is the version the bbolt checkpoint is stamped with (-1: none).
@@ -109,7 +172,7 @@ func kvStamp(ctx context.Context, tx hkv.Tx) int64 {
 }
 
 // CheckpointCurrent reports whether Read is served from the checkpoint:
-// it is stamped with the current version and (bbolt) every block verifies.
+// it is stamped with the current version and every block verifies.
 func (s *Store) CheckpointCurrent(ctx context.Context) bool {
 	v, err := s.Version(ctx)
 	if err != nil {
@@ -122,14 +185,67 @@ func (s *Store) CheckpointCurrent(ctx context.Context) bool {
 			return false
 		}
 		defer tx.Close()
-		_, ok := kvBlocks(ctx, tx)
-		return ok && kvStamp(ctx, tx) == v
+		_, ok := checkpointKV(ctx, tx, v)
+		return ok
 	case s.db != nil:
-		var stamp int64
-		err := s.db.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1`).Scan(&stamp)
-		return err == nil && stamp == v
+		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+		if err != nil {
+			return false
+		}
+		defer tx.Rollback()
+		if v, err = sqlVersion(ctx, tx); err != nil {
+			return false
+		}
+		_, ok, err := s.checkpointSQL(ctx, tx, v)
+		return ok && err == nil
 	}
 	return false
+}
+
+// RefreshCheckpoint rebuilds the checkpoint from the store when it is not
+// current — stamped with another version, a block damaged or written in an
+// older format — and reports whether it did. An ingest that changes
+// nothing calls it, so a store written by an older skillgraph gets its
+// warm start back without a change to the corpus; the graph version stays.
+func (s *Store) RefreshCheckpoint(ctx context.Context) (rebuilt bool, err error) {
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return false, err
+	}
+	if (s.kv == nil && s.sqlKind != "postgres") || s.CheckpointCurrent(ctx) {
+		return false, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != nil {
+		unlock, err := s.lockWriter(ctx)
+		if err != nil {
+			return false, err
+		}
+		defer unlock()
+	}
+	v, err := s.versionLocked(ctx)
+	if err != nil || v == 0 {
+		return false, err
+	}
+	if s.db != nil {
+		// Stamped -1 never matches: every block is rebuilt.
+		if err := s.writeCheckpointSQL(ctx, -1, v, nil); err != nil {
+			return false, fmt.Errorf("rebuild checkpoint: %w", err)
+		}
+		return true, nil
+	}
+	if err := s.kv.begin(ctx); err != nil {
+		return false, fmt.Errorf("rebuild checkpoint: %w", err)
+	}
+	defer s.kv.abort() // a no-op once committed
+	if err := s.writeCheckpointKV(ctx, -1, v, nil, false); err != nil {
+		return false, fmt.Errorf("rebuild checkpoint: %w", err)
+	}
+	if err := s.kv.commit(ctx); err != nil {
+		return false, fmt.Errorf("rebuild checkpoint: %w", err)
+	}
+	return true, nil
 }
 
 // writeCheckpointKV brings the checkpoint from version old to next inside
@@ -270,73 +386,71 @@ func (s *Store) blockWritten() {
 const sqlCheckpointSchema = `CREATE TABLE IF NOT EXISTS skillgraph_checkpoint (label text PRIMARY KEY, block bytea NOT NULL);
 CREATE TABLE IF NOT EXISTS skillgraph_checkpoint_stamp (id int PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
 
-// readSQL is Read on PostgreSQL: the version, the stamp and the quads in
-// one REPEATABLE READ transaction, so they are of one committed state.
-func (s *Store) readSQL(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (int64, error) {
+// readSQL is readVersion on PostgreSQL: the version, the stamp and the
+// quads in one REPEATABLE READ transaction, so they are of one committed
+// state.
+func (s *Store) readSQL(ctx context.Context, useCheckpoint bool, workers int, blocks func(string, []quad.Quad) error, scan func(quad.Quad) error) (int64, bool, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer tx.Rollback()
 	v, err := sqlVersion(ctx, tx)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if useCheckpoint {
-		if ok, err := s.readCheckpointSQL(ctx, tx, v, fn); ok || err != nil {
-			return v, err
+		bl, ok, err := s.checkpointSQL(ctx, tx, v)
+		if err != nil {
+			return v, false, err
+		}
+		if ok {
+			return v, true, decodeBlocks(ctx, bl, workers, blocks)
 		}
 	}
-	return v, sqlScan(ctx, tx, quad.Any, nil, fn)
+	return v, false, sqlScan(ctx, tx, quad.Any, nil, scan)
 }
 
-func (s *Store) readCheckpointSQL(ctx context.Context, tx *sql.Tx, v int64, fn func(quad.Quad) error) (bool, error) {
+// checkpointSQL returns the checkpoint's blocks if it is stamped v and
+// every block verifies; ok false means read the store.
+func (s *Store) checkpointSQL(ctx context.Context, tx *sql.Tx, v int64) (blocks []block, ok bool, err error) {
 	if v == 0 || s.sqlKind != "postgres" {
-		return false, nil
+		return nil, false, nil
 	}
 	var stamp int64
 	if err := tx.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1`).Scan(&stamp); err != nil || stamp != v {
-		return false, nil
+		return nil, false, nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT block FROM skillgraph_checkpoint`)
+	rows, err := tx.QueryContext(ctx, `SELECT label, block FROM skillgraph_checkpoint`)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
-	var blocks [][]byte
+	defer rows.Close()
 	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			rows.Close()
-			return false, err
+		var b block
+		if err := rows.Scan(&b.label, &b.data); err != nil {
+			return nil, false, err
 		}
-		if checkpoint.Verify(b) != nil {
-			rows.Close()
-			return false, nil
+		if checkpoint.Verify(b.data) != nil {
+			return nil, false, nil
 		}
 		blocks = append(blocks, b)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return false, err
+		return nil, false, err
 	}
-	d := checkpoint.NewDecoder()
-	for _, b := range blocks {
-		if err := d.Decode(b, fn); err != nil {
-			return true, fmt.Errorf("read checkpoint: %w", err)
-		}
-	}
-	return true, fn(versionQuad(v))
+	return blocks, true, nil
 }
 
 // writeCheckpointSQL brings the PostgreSQL checkpoint from old to next
 // after the ingest committed (the writer lock still held). A failure only
-// costs replicas a full read, so it is not an ingest error; the stamp then
+// costs replicas a full read, so Apply does not fail on it; the stamp then
 // stays old and the next ingest rebuilds it.
-func (s *Store) writeCheckpointSQL(ctx context.Context, old, next int64, changes []Change) {
+func (s *Store) writeCheckpointSQL(ctx context.Context, old, next int64, changes []Change) error {
 	if s.sqlKind != "postgres" {
-		return
+		return nil
 	}
-	_ = func() error {
+	return func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err

@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"testing"
 
@@ -93,7 +95,7 @@ func TestCheckpointEqualsFullRead(t *testing.T) {
 // store's content.
 func TestCheckpointStaleOrCorruptFallsBack(t *testing.T) {
 	ctx := context.Background()
-	for _, damage := range []string{"stale stamp", "flipped byte", "truncated block", "missing stamp"} {
+	for _, damage := range []string{"stale stamp", "flipped byte", "truncated block", "missing stamp", "older format"} {
 		t.Run(damage, func(t *testing.T) {
 			s := open(t, "bbolt:"+t.TempDir()+"/g.db")
 			if _, err := s.Apply(ctx, []Change{{Graph: "urn:g:a", Quads: mixedQuads("a")}, {Graph: "urn:g:b", Quads: mixedQuads("b")}}); err != nil {
@@ -112,9 +114,13 @@ func TestCheckpointStaleOrCorruptFallsBack(t *testing.T) {
 					return err
 				}
 				blk = append([]byte(nil), blk...)
-				if damage == "flipped byte" {
+				switch damage {
+				case "flipped byte":
 					blk[len(blk)/2] ^= 0x40
-				} else {
+				case "older format": // a block of format 1, checksum and all
+					body := append([]byte{1}, blk[1:len(blk)-4]...)
+					blk = binary.BigEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+				default:
 					blk = blk[:len(blk)-3]
 				}
 				return tx.Put(ctx, ckptKey([]byte("urn:g:a")), blk)
@@ -124,6 +130,20 @@ func TestCheckpointStaleOrCorruptFallsBack(t *testing.T) {
 			}
 			if _, got := readAll(t, s, true); !slices.Equal(got, want) {
 				t.Fatalf("%s: Read gave %q, the store holds %q", damage, got, want)
+			}
+			// RefreshCheckpoint (an ingest that changed nothing) rebuilds
+			// it at the same version, once.
+			if s.CheckpointCurrent(ctx) {
+				t.Fatalf("%s: the damaged checkpoint counts as current", damage)
+			}
+			for i, wantRebuilt := range []bool{true, false} {
+				rebuilt, err := s.RefreshCheckpoint(ctx)
+				if err != nil || rebuilt != wantRebuilt {
+					t.Fatalf("%s: RefreshCheckpoint #%d: rebuilt %v, %v (want %v)", damage, i+1, rebuilt, err, wantRebuilt)
+				}
+			}
+			if v, got := readAll(t, s, true); v != 1 || !slices.Equal(got, want) || !s.CheckpointCurrent(ctx) {
+				t.Fatalf("%s: after RefreshCheckpoint: version %d, current %v, Read %q", damage, v, s.CheckpointCurrent(ctx), got)
 			}
 			// The next ingest writes a whole, current checkpoint again.
 			if _, err := s.Apply(ctx, []Change{{Graph: "urn:g:c", Quads: mixedQuads("c")}}); err != nil {

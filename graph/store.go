@@ -10,8 +10,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -238,33 +241,70 @@ func (s *Store) ReadStore(ctx context.Context, fn func(quad.Quad) error) (int64,
 	return s.read(ctx, fn, false)
 }
 
-func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (v int64, err error) {
+func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (int64, error) {
+	v, fromCheckpoint, err := s.readVersion(ctx, useCheckpoint, 1, eachQuad(fn), fn)
+	if err == nil && fromCheckpoint {
+		err = fn(versionQuad(v))
+	}
+	return v, err
+}
+
+// ReadGraphs is Read by named graph, for building a snapshot: fn is called
+// once for every graph of the current version but the meta graph, with
+// all of its quads, and may be called from several goroutines at once
+// (the checkpoint's blocks are decoded in parallel, one goroutine per
+// CPU). fn must not keep the slice, only the quads in it.
+func (s *Store) ReadGraphs(ctx context.Context, fn func(label string, quads []quad.Quad) error) (int64, error) {
+	byGraph := map[string][]quad.Quad{}
+	v, fromCheckpoint, err := s.readVersion(ctx, !s.noCheckpoint, runtime.GOMAXPROCS(0), fn, func(q quad.Quad) error {
+		l, _ := q.Label.(quad.IRI) // "": the default graph
+		if string(l) != MetaGraph {
+			byGraph[string(l)] = append(byGraph[string(l)], q)
+		}
+		return nil
+	})
+	if err != nil || fromCheckpoint {
+		return v, err
+	}
+	for _, l := range slices.Sorted(maps.Keys(byGraph)) {
+		if err := fn(l, byGraph[l]); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// readVersion reads every quad of the current version: from the
+// checkpoint when useCheckpoint is set and it is current (each block's
+// quads to blocks, on up to workers goroutines), else from the store (each
+// quad to scan, on this goroutine).
+func (s *Store) readVersion(ctx context.Context, useCheckpoint bool, workers int, blocks func(string, []quad.Quad) error, scan func(quad.Quad) error) (v int64, fromCheckpoint bool, err error) {
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer s.readLock()()
 	if s.db != nil { // one REPEATABLE READ transaction: version and quads agree
-		return s.readSQL(ctx, fn, useCheckpoint)
+		return s.readSQL(ctx, useCheckpoint, workers, blocks, scan)
 	}
 	// bbolt: other processes cannot write (the file lock), and Apply holds
 	// s.mu, so the version and the quads read under the lock agree.
 	if v, err = s.versionLocked(ctx); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if v == 0 {
-		return 0, nil // nothing committed: at most an unfinished first ingest (see writeKV)
+		return 0, false, nil // nothing committed: at most an unfinished first ingest (see writeKV)
 	}
 	if useCheckpoint {
-		if ok, err := s.readCheckpointKV(ctx, v, fn); ok || err != nil {
-			return v, err
+		if ok, err := s.readCheckpointKV(ctx, v, workers, blocks); ok || err != nil {
+			return v, ok, err
 		}
 	}
-	return v, s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
+	return v, false, s.scanLocked(ctx, quad.Any, nil, func(q quad.Quad) error {
 		if q.Predicate == quad.IRI(registryPredicate) && q.Label == quad.IRI(MetaGraph) {
 			return nil
 		}
-		return fn(q)
+		return scan(q)
 	})
 }
 
@@ -441,7 +481,7 @@ func (s *Store) Apply(ctx context.Context, changes []Change) (v int64, err error
 		if err := s.applyDeltas(append(dels, adds...)); err != nil {
 			return 0, fmt.Errorf("write graphs: %w", err)
 		}
-		s.writeCheckpointSQL(ctx, old, next, changes)
+		_ = s.writeCheckpointSQL(ctx, old, next, changes) // see writeCheckpointSQL: replicas then read the store
 	case s.kv != nil:
 		if err := s.writeKV(ctx, old, next, dels, adds, changes); err != nil {
 			return 0, err

@@ -157,6 +157,14 @@ func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error
 	res.stamps = nil
 	if len(p.changes) == 0 {
 		p.putStamps(ctx, store)
+		// Nothing to write, but a checkpoint left stale (by an older
+		// skillgraph's format, or damage) is rebuilt, so the next start
+		// is warm again; failing that only costs that start a full read.
+		if rebuilt, err := store.RefreshCheckpoint(ctx); err != nil {
+			p.log.Warn("checkpoint not rebuilt", "err", err)
+		} else if rebuilt {
+			p.log.Info("checkpoint rebuilt")
+		}
 		v, err := store.Version(ctx)
 		res.Version, res.Duration = v, time.Since(p.start)
 		return res, err

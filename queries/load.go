@@ -8,9 +8,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cayleygraph/quad"
 
@@ -99,7 +101,9 @@ func (r *raw) jsonInto(p string, v any) bool {
 
 func (r *raw) is(class string) bool {
 	for _, t := range r.types {
-		if t == sg+class {
+		// Not t == sg+class: the concatenation allocates on every call,
+		// and index asks each subject about a dozen classes.
+		if len(t) == len(sg)+len(class) && t[len(sg):] == class && t[:len(sg)] == sg {
 			return true
 		}
 	}
@@ -176,24 +180,73 @@ func (g *grouper) raws() []*raw {
 }
 
 func sortRaws(out []*raw) {
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].iri != out[j].iri {
-			return out[i].iri < out[j].iri
+	slices.SortFunc(out, func(a, b *raw) int {
+		if c := strings.Compare(a.iri, b.iri); c != 0 {
+			return c
 		}
-		return out[i].graph < out[j].graph
+		return strings.Compare(a.graph, b.graph)
 	})
 }
 
 // readAll groups every stored quad by (source graph, subject) and returns
 // the graph version they are the data of (one read: a replica building
-// while the writer commits gets one version, never a mix).
+// while the writer commits gets one version, never a mix). The store hands
+// over one whole graph at a time, from several goroutines, so each graph
+// is grouped on its own and only the lists are joined under the lock.
 func readAll(ctx context.Context, st *graph.Store) ([]*raw, int64, error) {
-	g := newGrouper()
-	v, err := st.Read(ctx, func(q quad.Quad) error { g.add(q); return nil })
+	var (
+		mu  sync.Mutex
+		out []*raw
+	)
+	v, err := st.ReadGraphs(ctx, func(label string, quads []quad.Quad) error {
+		rs := groupGraph(label, quads)
+		mu.Lock()
+		out = append(out, rs...)
+		mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("read store: %w", err)
 	}
-	return g.raws(), v, nil
+	sortRaws(out)
+	return out, v, nil
+}
+
+// groupGraph is the grouper for the quads of one graph: one raw per IRI
+// subject, its types sorted, every other property's values in quad order.
+func groupGraph(label string, quads []quad.Quad) []*raw {
+	if label == graph.MetaGraph {
+		return nil
+	}
+	var (
+		out  []*raw
+		last *raw // quads of a subject mostly come together
+	)
+	bySubject := map[quad.IRI]*raw{}
+	for _, q := range quads {
+		s, ok := q.Subject.(quad.IRI)
+		if !ok {
+			continue
+		}
+		r := last
+		if r == nil || r.iri != string(s) {
+			if r = bySubject[s]; r == nil {
+				r = &raw{iri: string(s), graph: label, props: map[string][]quad.Value{}}
+				bySubject[s] = r
+				out = append(out, r)
+			}
+			last = r
+		}
+		if p := valueString(q.Predicate); p == rdfType {
+			r.types = append(r.types, valueString(q.Object))
+		} else {
+			r.props[p] = append(r.props[p], q.Object)
+		}
+	}
+	for _, r := range out {
+		sort.Strings(r.types)
+	}
+	return out
 }
 
 // localKey is the id part of a minted IRI (after `#kind/`).

@@ -1,12 +1,15 @@
 // Package checkpoint is the compact form of one named graph's quads that
 // the store keeps beside its own indexes, so that a warm start reads the
 // whole graph back without decoding every quad through Cayley (SPEC §8;
-// issue 14). A block holds one graph: its distinct values once each, in
-// Cayley's own value encoding (pquads, so a value reads back exactly as the
-// store would hand it back), then each quad as four indexes into them, and
-// a CRC-32C of everything before it. The store stays the source of truth:
-// a block that fails its checksum is refused and the caller reads the
-// store instead.
+// issue 14). A block holds one graph: its distinct values once each, then
+// each quad as four indexes into them, and a CRC-32C of everything before
+// it. A value is a kind byte and its text: IRIs, blank nodes and plain,
+// typed and language strings, integers and booleans in a form that costs
+// one allocation to decode, any other value in Cayley's own encoding
+// (pquads) — either way it reads back exactly as the store hands it back.
+// The store stays the source of truth: a block of another format, or one
+// that fails its checksum, is refused and the caller reads the store
+// instead.
 package checkpoint
 
 import (
@@ -14,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 
 	"github.com/cayleygraph/quad"
 	"github.com/cayleygraph/quad/pquads"
@@ -21,7 +25,21 @@ import (
 
 // format is the first byte of every block; bump it when the layout changes
 // (an old block is then refused, and the store is read instead).
-const format = 1
+// Format 1 held every value in pquads, whose decoding was half of a warm
+// start's read.
+const format = 2
+
+// Value kinds, the first byte of an encoded value.
+const (
+	kindPquads byte = iota // any other value: pquads.MarshalValue
+	kindIRI
+	kindBNode
+	kindString
+	kindTyped // uvarint length of the text, the text, the type IRI
+	kindLang  // uvarint length of the text, the text, the language tag
+	kindInt   // varint
+	kindBool  // 0 or 1
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -37,7 +55,7 @@ func Encode(quads []quad.Quad) ([]byte, error) {
 		if v == nil {
 			return 0, nil
 		}
-		b, err := pquads.MarshalValue(v)
+		b, err := marshal(v)
 		if err != nil {
 			return 0, fmt.Errorf("encode %v: %w", v, err)
 		}
@@ -71,6 +89,33 @@ func Encode(quads []quad.Quad) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
 }
 
+// marshal is the encoding of one value: a kind byte, then its text.
+func marshal(v quad.Value) ([]byte, error) {
+	switch x := v.(type) {
+	case quad.IRI:
+		return append([]byte{kindIRI}, x...), nil
+	case quad.BNode:
+		return append([]byte{kindBNode}, x...), nil
+	case quad.String:
+		return append([]byte{kindString}, x...), nil
+	case quad.TypedString:
+		b := binary.AppendUvarint([]byte{kindTyped}, uint64(len(x.Value)))
+		return append(append(b, x.Value...), x.Type...), nil
+	case quad.LangString:
+		b := binary.AppendUvarint([]byte{kindLang}, uint64(len(x.Value)))
+		return append(append(b, x.Value...), x.Lang...), nil
+	case quad.Int:
+		return binary.AppendVarint([]byte{kindInt}, int64(x)), nil
+	case quad.Bool:
+		if x {
+			return []byte{kindBool, 1}, nil
+		}
+		return []byte{kindBool, 0}, nil
+	}
+	b, err := pquads.MarshalValue(v)
+	return append([]byte{kindPquads}, b...), err
+}
+
 // Verify checks a block's format and checksum without decoding it.
 func Verify(block []byte) error {
 	if len(block) < 5 || block[0] != format {
@@ -97,25 +142,41 @@ func NewDecoder() *Decoder { return &Decoder{values: map[string]quad.Value{}} }
 // Decode calls fn for each quad of a verified block. It does not keep
 // block, which may be memory the caller reuses.
 func (d *Decoder) Decode(block []byte, fn func(quad.Quad) error) error {
-	if err := Verify(block); err != nil {
+	qs, err := d.Append(nil, block)
+	if err != nil {
 		return err
+	}
+	for _, q := range qs {
+		if err := fn(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Append appends the quads of a verified block to dst. It does not keep
+// block, which may be memory the caller reuses; on an error dst holds
+// none of the block's quads.
+func (d *Decoder) Append(dst []quad.Quad, block []byte) ([]quad.Quad, error) {
+	if err := Verify(block); err != nil {
+		return dst, err
 	}
 	r := reader{b: block[1 : len(block)-4]}
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)) {
-		return ErrCorrupt
+		return dst, ErrCorrupt
 	}
 	d.refs = append(d.refs[:0], nil) // index 0: no value (a triple's label)
 	for range n {
 		b := r.bytes()
 		if r.err != nil {
-			return ErrCorrupt
+			return dst, ErrCorrupt
 		}
 		v, ok := d.values[string(b)]
 		if !ok {
 			var err error
 			if v, err = unmarshal(b); err != nil {
-				return fmt.Errorf("%w: %v", ErrCorrupt, err)
+				return dst, fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
 			d.values[string(b)] = v
 		}
@@ -123,33 +184,75 @@ func (d *Decoder) Decode(block []byte, fn func(quad.Quad) error) error {
 	}
 	nq := r.uvarint()
 	if r.err != nil || nq > uint64(len(r.b)) {
-		return ErrCorrupt
+		return dst, ErrCorrupt
 	}
+	start := len(dst)
+	dst = slices.Grow(dst, int(nq))
 	for range nq {
 		var q [4]quad.Value
 		for i := range q {
 			x := r.uvarint()
 			if r.err != nil || x >= uint64(len(d.refs)) {
-				return ErrCorrupt
+				return dst[:start], ErrCorrupt
 			}
 			q[i] = d.refs[x]
 		}
 		if q[0] == nil || q[1] == nil || q[2] == nil {
-			return ErrCorrupt
+			return dst[:start], ErrCorrupt
 		}
-		if err := fn(quad.Quad{Subject: q[0], Predicate: q[1], Object: q[2], Label: q[3]}); err != nil {
-			return err
-		}
+		dst = append(dst, quad.Quad{Subject: q[0], Predicate: q[1], Object: q[2], Label: q[3]})
 	}
 	if len(r.b) != 0 {
-		return ErrCorrupt
+		return dst[:start], ErrCorrupt
 	}
-	return nil
+	return dst, nil
 }
 
-// unmarshal is pquads.UnmarshalValue, which panics on a value message of
-// no known kind (found by FuzzDecode; the crasher is a seed).
-func unmarshal(b []byte) (v quad.Value, err error) {
+// unmarshal decodes one value written by marshal.
+func unmarshal(b []byte) (quad.Value, error) {
+	if len(b) == 0 {
+		return nil, errors.New("empty value")
+	}
+	kind, b := b[0], b[1:]
+	switch kind {
+	case kindIRI:
+		return quad.IRI(b), nil
+	case kindBNode:
+		return quad.BNode(b), nil
+	case kindString:
+		return quad.String(b), nil
+	case kindTyped, kindLang:
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return nil, errors.New("bad text length")
+		}
+		// One allocation for both strings.
+		all := string(b[w:])
+		text, tag := all[:n], all[n:]
+		if kind == kindTyped {
+			return quad.TypedString{Value: quad.String(text), Type: quad.IRI(tag)}, nil
+		}
+		return quad.LangString{Value: quad.String(text), Lang: tag}, nil
+	case kindInt:
+		x, w := binary.Varint(b)
+		if w <= 0 || w != len(b) {
+			return nil, errors.New("bad integer")
+		}
+		return quad.Int(x), nil
+	case kindBool:
+		if len(b) != 1 || b[0] > 1 {
+			return nil, errors.New("bad boolean")
+		}
+		return quad.Bool(b[0] == 1), nil
+	case kindPquads:
+		return unmarshalPquads(b)
+	}
+	return nil, fmt.Errorf("value of unknown kind %d", kind)
+}
+
+// unmarshalPquads is pquads.UnmarshalValue, which panics on a value
+// message of no known kind (found by FuzzDecode; the crasher is a seed).
+func unmarshalPquads(b []byte) (v quad.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("value: %v", r)
