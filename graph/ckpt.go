@@ -245,6 +245,7 @@ func (s *Store) RefreshCheckpoint(ctx context.Context) (rebuilt bool, err error)
 	if err := s.kv.commit(ctx); err != nil {
 		return false, fmt.Errorf("rebuild checkpoint: %w", err)
 	}
+	s.ckptWhole.Store(v)
 	return true, nil
 }
 
@@ -258,7 +259,7 @@ func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes 
 	// Verifying every block costs a pass over the whole checkpoint (at 10k
 	// skills most of a one-file ingest): skipped when this process wrote
 	// or verified it at version old, as nothing else writes the file.
-	var blocks [][]byte
+	var blocks []block
 	whole := true
 	if known := s.ckptWhole.Load(); known <= 0 || known != old || stamp != old {
 		blocks, whole = kvBlocks(ctx, tx)
