@@ -19,9 +19,9 @@ var realworld = flag.String("realworld", "", "glob of extra corpora TestConvertE
 
 // TestConvertEqualsReference converts every document of every corpus the
 // tests have (examples, every testdata corpus, a generated corpus, and with
-// -realworld the realworld ones) by convert's path (jsonld.ToQuads, the
-// context processed once) and by json-gold's plain per-document path
-// (jsonld.ReferenceQuads): jsonld.CompareWithReference must find them equal
+// -realworld the realworld ones) by convert (jsonld.ToQuadsBatch), by
+// jsonld.ToQuads alone, and by json-gold's plain per-document path
+// (jsonld.ReferenceQuads): jsonld.SameAsReference must find them equal
 // (issue #14).
 func TestConvertEqualsReference(t *testing.T) {
 	var roots []string
@@ -52,7 +52,7 @@ func TestConvertEqualsReference(t *testing.T) {
 	roots = append(roots, synth)
 
 	ctx := context.Background()
-	docs := 0
+	var all []*unit
 	for _, root := range roots {
 		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 			continue
@@ -74,16 +74,25 @@ func TestConvertEqualsReference(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", wi.Root, err)
 			}
-			for _, u := range units {
-				docs++
-				label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
-				doc := jsonld.Document(u.in, u.file, u.meta)
-				if err := jsonld.CompareWithReference(doc, label); err != nil {
-					t.Errorf("%s %s: %v", wi.Root, u.file.Path, err)
-				}
-			}
+			all = append(all, units...)
 		}
 	}
+	// convert is ingest's path: every unit, in batches, on all cores.
+	if err := convert(ctx, all, Options{}); err != nil {
+		t.Logf("convert: %v", err) // each failing unit is compared below
+	}
+	for _, u := range all {
+		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
+		doc := jsonld.Document(u.in, u.file, u.meta)
+		if err := jsonld.SameAsReference(doc, label, u.quads, u.err); err != nil {
+			t.Errorf("%s %s: %v", u.in.Root, u.file.Path, err)
+		}
+		qs, err := jsonld.ToQuads(doc, label)
+		if err := jsonld.SameAsReference(doc, label, qs, err); err != nil {
+			t.Errorf("%s %s alone: %v", u.in.Root, u.file.Path, err)
+		}
+	}
+	docs := len(all)
 	if docs < 100 {
 		t.Fatalf("only %d documents converted: the corpora were not found", docs)
 	}

@@ -332,14 +332,14 @@ func graphsOf(changes []graph.Change) string {
 	return fmt.Sprintf("%d graphs (%s)", len(changes), strings.Join(names, ", "))
 }
 
-// convert turns each unit into quads on all cores: json-gold costs about a
-// millisecond per document.
+// convert turns each unit into quads on all cores, in batches
+// (jsonld.ToQuadsBatch): json-gold costs about a millisecond per document.
 func convert(ctx context.Context, units []*unit, opt Options) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	work := make(chan *unit)
+	work := make(chan []*unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
@@ -347,23 +347,39 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for u := range work {
-				doc := jsonld.Document(u.in, u.file, u.meta)
-				u.quads, u.err = jsonld.ToQuads(doc, jsonld.SourceIRI(u.in.DocIRI(), u.file.Path))
+			for batch := range work {
+				cs := make([]jsonld.Conversion, len(batch))
+				for i, u := range batch {
+					cs[i] = jsonld.Conversion{Doc: jsonld.Document(u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)}
+				}
+				jsonld.ToQuadsBatch(cs)
+				for i, u := range batch {
+					u.quads, u.err = cs[i].Quads, cs[i].Err
+				}
 				if opt.Progress != nil {
 					mu.Lock()
-					done++
+					done += len(batch)
 					opt.Progress(done, len(units))
 					mu.Unlock()
 				}
 			}
 		}()
 	}
-	for _, u := range units {
+	// A batch is converted with one json-gold RDF step where its
+	// documents share no subject; a package's skills (which share the
+	// package node) sit together in units, so a batch takes units far
+	// apart: batch b is units b, b+n, b+2n, … of n batches.
+	const batchSize = 32
+	n := (len(units) + batchSize - 1) / batchSize
+	for b := range n {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- u
+		var batch []*unit
+		for i := b; i < len(units); i += n {
+			batch = append(batch, units[i])
+		}
+		work <- batch
 	}
 	close(work)
 	wg.Wait()

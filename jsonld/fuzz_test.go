@@ -72,7 +72,7 @@ func FuzzDocument(f *testing.F) {
 			if err != nil {
 				t.Fatalf("records of %s did not convert: %v", parser, err)
 			}
-			if err := CompareWithReference(doc, g); err != nil {
+			if err := SameAsReference(doc, g, qs, err); err != nil {
 				t.Fatalf("records of %s: amortised and reference differ: %v", parser, err)
 			}
 			for _, q := range qs {
@@ -121,11 +121,18 @@ func FuzzToQuads(f *testing.F) {
 }
 
 // FuzzAmortisedEqualsReference puts an arbitrary JSON document under the
-// embedded context and converts it by
-// ToQuads, which starts from the context processed once, and by
-// ReferenceQuads, json-gold's plain path: same quads, same errors, for the
-// document's own graphs and relabelled (issue #14).
+// embedded context and converts it by ToQuads (the context processed
+// once), and by ToQuadsBatch together with two documents of records (so
+// its graph may be written with theirs), and by ReferenceQuads, json-gold's
+// plain path: same quads, same errors, for the document's own graphs and
+// relabelled (issue #14).
 func FuzzAmortisedEqualsReference(f *testing.F) {
+	in := record.Instance{Name: "acme", IRIBase: "https://acme.example/h/"}
+	var company []Conversion
+	for i, p := range []string{"tools/x.json", "tools/y.json"} {
+		rec := fuzzFile(p, "x", "some text", i+1)
+		company = append(company, Conversion{Doc: Document(in, rec, SourceMeta{Path: p}), Graph: SourceIRI(in.DocIRI(), p)})
+	}
 	f.Add([]byte(`{"@graph": [{"id": "urn:a", "type": "Skill", "key": "a", "line": 3, "satisfies": "urn:b"}]}`))
 	f.Add([]byte(`[{"id": "https://h.example/x.jsonld#tool/t", "type": ["Tool", "Port"], "title": {"@value": "T", "@language": "en"}}]`))
 	f.Add([]byte(`{"@context": {"p": {"@id": "urn:p", "@type": "@json"}}, "@id": "urn:a", "p": [1, {"a": null}]}`))
@@ -152,11 +159,20 @@ func FuzzAmortisedEqualsReference(f *testing.F) {
 			top["@context"] = ContextURL
 			docs = append(docs, top)
 		}
+		batch := append([]Conversion(nil), company...)
 		for _, doc := range docs {
 			for _, g := range []string{"urn:g", ""} {
-				if err := CompareWithReference(doc, g); err != nil {
+				qs, err := ToQuads(doc, g)
+				if err := SameAsReference(doc, g, qs, err); err != nil {
 					t.Fatalf("graph %q: amortised and reference differ: %v\n%s", g, err, data)
 				}
+				batch = append(batch, Conversion{Doc: doc, Graph: g})
+			}
+		}
+		ToQuadsBatch(batch)
+		for _, c := range batch {
+			if err := SameAsReference(c.Doc, c.Graph, c.Quads, c.Err); err != nil {
+				t.Fatalf("batch, graph %q: amortised and reference differ: %v\n%s", c.Graph, err, data)
 			}
 		}
 	})

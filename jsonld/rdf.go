@@ -83,17 +83,18 @@ var activeContext = sync.OnceValues(func() (*ld.Context, error) {
 // kept (how an export is read back). Blank nodes are renamed to be unique per document
 // (json-gold restarts at _:b0 for every document). The result is sorted.
 //
-// A document whose top-level @context is ContextURL (every Document) is
-// expanded from the embedded context processed once; any other document
-// takes json-gold's plain path. Both give ReferenceQuads' quads
-// (CompareWithReference): the equality is tested on every corpus (ingest
+// It is ToQuadsBatch of one document, which gives ReferenceQuads' quads
+// (SameAsReference): the equality is tested on every corpus (ingest
 // TestConvertEqualsReference) and fuzzed (FuzzAmortisedEqualsReference).
 func ToQuads(doc any, graph string) ([]quad.Quad, error) {
-	return toQuads(doc, graph, true)
+	cs := []Conversion{{Doc: doc, Graph: graph}}
+	ToQuadsBatch(cs)
+	return cs[0].Quads, cs[0].Err
 }
 
-func toQuads(doc any, graph string, reuse bool) ([]quad.Quad, error) {
-	// json-gold wants plain JSON values ([]any, float64), not Go slices.
+// plainJSON re-decodes doc: json-gold wants plain JSON values ([]any,
+// float64), not Go slices and structs.
+func plainJSON(doc any) (any, error) {
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("encode document: %w", err)
@@ -102,28 +103,35 @@ func toQuads(doc any, graph string, reuse bool) ([]quad.Quad, error) {
 	if err := json.Unmarshal(b, &generic); err != nil {
 		return nil, fmt.Errorf("decode document: %w", err)
 	}
-	if m, ok := generic.(map[string]any); ok && reuse {
-		if u, ok := m["@context"].(string); ok && u == ContextURL {
-			ac, err := activeContext()
-			if err != nil {
-				return nil, err
-			}
-			// json-gold's context processing takes a *Context as a local
-			// context as it is: here the result of processing ContextURL
-			// on the initial context, which is what it would compute
-			// itself. It gets a copy because that step sets the copy's
-			// processing mode, and conversions run in parallel.
-			m["@context"] = ld.CopyContext(ac)
-		}
-	}
-	res, err := toRDF(generic)
-	if err != nil {
-		return nil, fmt.Errorf("json-ld to rdf: %w", err)
-	}
-	ds, ok := res.(*ld.RDFDataset)
+	return generic, nil
+}
+
+// withSharedContext puts a copy of the processed embedded context in
+// place of a top-level @context naming ContextURL.
+func withSharedContext(generic any) error {
+	m, ok := generic.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("json-ld to rdf: unexpected result %T", res)
+		return nil
 	}
+	if u, ok := m["@context"].(string); !ok || u != ContextURL {
+		return nil
+	}
+	ac, err := activeContext()
+	if err != nil {
+		return err
+	}
+	// json-gold's context processing takes a *Context as a local context
+	// as it is: here the result of processing ContextURL on the initial
+	// context, which is what it would compute itself. It gets a copy
+	// because that step sets the copy's processing mode, and conversions
+	// run in parallel.
+	m["@context"] = ld.CopyContext(ac)
+	return nil
+}
+
+// datasetQuads turns json-gold's statements (by graph name) into graph's
+// sorted quads, as ToQuads describes.
+func datasetQuads(graphs map[string][]*ld.Quad, graph string) ([]quad.Quad, error) {
 	sum := sha256.Sum256([]byte(graph))
 	prefix := hex.EncodeToString(sum[:6])
 	var label quad.Value
@@ -131,8 +139,8 @@ func toQuads(doc any, graph string, reuse bool) ([]quad.Quad, error) {
 		label = quad.IRI(graph)
 	}
 	var out []quad.Quad
-	names := make([]string, 0, len(ds.Graphs))
-	for name := range ds.Graphs {
+	names := make([]string, 0, len(graphs))
+	for name := range graphs {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -141,7 +149,7 @@ func toQuads(doc any, graph string, reuse bool) ([]quad.Quad, error) {
 		if graph == "" && name != "@default" {
 			lbl = quad.IRI(name)
 		}
-		for _, q := range ds.Graphs[name] {
+		for _, q := range graphs[name] {
 			s, err1 := toValue(q.Subject, prefix)
 			p, err2 := toValue(q.Predicate, prefix)
 			o, err3 := toValue(q.Object, prefix)
@@ -153,6 +161,23 @@ func toQuads(doc any, graph string, reuse bool) ([]quad.Quad, error) {
 	}
 	SortQuads(out)
 	return out, nil
+}
+
+// referenceQuads is json-gold's plain path: ToRDF of the whole document.
+func referenceQuads(doc any, graph string) ([]quad.Quad, error) {
+	generic, err := plainJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	res, err := toRDF(generic)
+	if err != nil {
+		return nil, fmt.Errorf("json-ld to rdf: %w", err)
+	}
+	ds, ok := res.(*ld.RDFDataset)
+	if !ok {
+		return nil, fmt.Errorf("json-ld to rdf: unexpected result %T", res)
+	}
+	return datasetQuads(ds.Graphs, graph)
 }
 
 // ErrProcessor is returned when json-gold fails on a document in a way it

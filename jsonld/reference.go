@@ -13,17 +13,17 @@ import (
 // reference ToQuads is proven equal to (issue #14: json-gold stays the
 // reference of any faster path).
 func ReferenceQuads(doc any, graph string) ([]quad.Quad, error) {
-	return toQuads(doc, graph, false)
+	return referenceQuads(doc, graph)
 }
 
-// CompareWithReference converts doc by ToQuads and by ReferenceQuads and
-// says how they differ; nil when they agree: the same quads in the same
-// order, blank node labels included, or both failing with the same
-// json-gold error code. Only the code is compared because json-gold's
-// message names whichever offending term its map iteration meets first.
-func CompareWithReference(doc any, graph string) error {
+// SameAsReference says how got and gotErr, a conversion of doc by ToQuads
+// or ToQuadsBatch, differ from ReferenceQuads(doc, graph); nil when they
+// agree: the same quads in the same order, blank node labels included, or
+// both failing with the same json-gold error code. Only the code is
+// compared because json-gold's message names whichever offending term its
+// map iteration meets first.
+func SameAsReference(doc any, graph string, got []quad.Quad, gotErr error) error {
 	want, wantErr := ReferenceQuads(doc, graph)
-	got, gotErr := ToQuads(doc, graph)
 	switch {
 	case (wantErr == nil) != (gotErr == nil):
 		return fmt.Errorf("reference error %v, amortised error %v", wantErr, gotErr)
