@@ -78,7 +78,7 @@ func startHeld(t *testing.T, ctx context.Context, root string) *held {
 	})
 	cfg := server.DefaultConfig()
 	cfg.Token = "s3cret"
-	h.srv = httptest.NewServer(server.Handler(h.svc, schema, cfg, nil, nil))
+	h.srv = httptest.NewServer(server.Handler(h.svc, schema, cfg, nil, server.NewMetrics()))
 	t.Cleanup(h.srv.Close)
 	if _, err := h.svc.Refresh(ctx); err != nil {
 		t.Fatal(err)
@@ -121,6 +121,7 @@ func TestAnswersBeforeDurability(t *testing.T) {
 		t.Fatalf("/graphql during the write: %d %s=%q %s", code, "Skillgraph-Durable", hdr.Get("Skillgraph-Durable"), before)
 	}
 	etagBefore := hdr.Get("ETag")
+	durableMetric(t, h.srv.URL, "0")
 	mut := `mutation { recordTriage(skill: "` + firstSkill(t, before) + `", verdict: judgement) { graphVersion } }`
 	code, hdr, b := postQuery(t, h.srv.URL, mut, map[string]string{"Authorization": "Bearer s3cret"})
 	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" {
@@ -154,6 +155,7 @@ func TestAnswersBeforeDurability(t *testing.T) {
 	if code != 200 || hdr.Get("Skillgraph-Durable") != "true" || !bytes.Equal(before, after) {
 		t.Fatalf("/graphql after the write: %d durable %q\nbefore %s\nafter  %s", code, hdr.Get("Skillgraph-Durable"), before, after)
 	}
+	durableMetric(t, h.srv.URL, "1")
 	if hdr.Get("ETag") == etagBefore {
 		t.Fatalf("the durable answer kept the early ETag %s", etagBefore)
 	}
@@ -226,4 +228,18 @@ func firstSkill(t *testing.T, body []byte) string {
 		t.Fatalf("no skill in %s: %v", body, err)
 	}
 	return strings.TrimSpace(r.Data.Skills.Nodes[0].ID)
+}
+
+// durableMetric checks skillgraph_graph_durable on /metrics.
+func durableMetric(t *testing.T, url, want string) {
+	t.Helper()
+	res, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(b), "\nskillgraph_graph_durable "+want+"\n") {
+		t.Fatalf("/metrics: want skillgraph_graph_durable %s", want)
+	}
 }

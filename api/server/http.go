@@ -85,6 +85,13 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
 			m.observe(svc.Snapshot())
+			// Durability changes without a new snapshot (the early one's
+			// write commits), so it is read at every scrape.
+			durable := 0.0
+			if svc.Durable() {
+				durable = 1
+			}
+			m.durable.Set(durable)
 			metrics.ServeHTTP(w, r)
 		})
 	}

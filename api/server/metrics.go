@@ -21,6 +21,7 @@ type Metrics struct {
 	ingestFailures prometheus.Counter
 	snapshotBuild  prometheus.Histogram
 	graphVersion   prometheus.Gauge
+	durable        prometheus.Gauge
 
 	// Domain gauges, for the snapshot being served.
 	skills           *prometheus.GaugeVec
@@ -56,6 +57,9 @@ func NewMetrics() *Metrics {
 		graphVersion: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "skillgraph_graph_version", Help: "Graph version of the snapshot being served.",
 		}),
+		durable: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "skillgraph_graph_durable", Help: "1 when the answers served are of a graph version committed to the store, 0 while a cold start serves them before its store write commits (or after it failed).",
+		}),
 		skills: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "skillgraph_skills", Help: "Skills of the graph version served, by coverage state: covered, contradicted, or uncovered tier A, B, C, D (SPEC 5.1).",
 		}, []string{"tier"}),
@@ -66,7 +70,7 @@ func NewMetrics() *Metrics {
 			Name: "skillgraph_unreachable_tools", Help: "Tools of the graph version served that no entry point reaches (SPEC 5.3).",
 		}),
 	}
-	r.MustRegister(m.requests, m.latency, m.ingestDuration, m.ingestFailures, m.snapshotBuild, m.graphVersion,
+	r.MustRegister(m.requests, m.latency, m.ingestDuration, m.ingestFailures, m.snapshotBuild, m.graphVersion, m.durable,
 		m.skills, m.findings, m.unreachableTools, buildInfo(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
