@@ -49,6 +49,12 @@ func link(nodes []*node) *Snapshot {
 	s.procByIRI, s.procByID = make(map[string]*Process, c.proc), make(map[string]*Process, c.proc)
 	s.procByStem = make(map[[2]string]*Process, c.proc)
 	s.beanByIRI, s.beanByID = make(map[string]*Bean, c.bean), make(map[string]*Bean, c.bean)
+	// Entities of a kind in one allocation each: they live and die with the
+	// snapshot together, and 100k small allocations per link were work for
+	// the allocator and the collector.
+	srcSlab, actSlab := make([]Source, c.src), make([]Activity, c.act)
+	skillSlab, toolSlab := make([]Skill, c.skill), make([]Tool, c.tool)
+	procSlab, beanSlab := make([]Process, c.proc), make([]Bean, c.bean)
 	// Pass 1: instances and sources.
 	for _, n := range nodes {
 		switch {
@@ -61,7 +67,7 @@ func link(nodes []*node) *Snapshot {
 				s.instByName[in.Name] = in
 			}
 		case n.flags&fSource != 0:
-			src := new(Source)
+			src := &srcSlab[len(s.Sources)]
 			*src = *n.src
 			s.Sources = append(s.Sources, src)
 			s.sourceByIRI[src.IRI] = src
@@ -105,7 +111,8 @@ func link(nodes []*node) *Snapshot {
 			props[n.iri] = n.prop
 		}
 		if n.flags&fActivity != 0 {
-			a := new(Activity)
+			a := &actSlab[0]
+			actSlab = actSlab[1:]
 			*a = *n.act
 			k := [2]string{n.actOwner, n.graph}
 			acts[k] = append(acts[k], a)
@@ -119,12 +126,12 @@ func link(nodes []*node) *Snapshot {
 	for _, n := range nodes {
 		switch m := n.main.(type) {
 		case *Skill:
-			sk := new(Skill)
+			sk := &skillSlab[len(s.Skills)]
 			*sk = *m
 			sk.Instance, sk.Source = instOf(n), srcOf(n)
 			s.Skills = append(s.Skills, sk)
 		case *toolNode:
-			t := new(Tool)
+			t := &toolSlab[len(s.Tools)]
 			*t = m.tool
 			t.Instance, t.Source = instOf(n), srcOf(n)
 			for _, p := range m.inputs {
@@ -141,7 +148,7 @@ func link(nodes []*node) *Snapshot {
 			sortPorts(t.Outputs)
 			s.Tools = append(s.Tools, t)
 		case *Process:
-			p := new(Process)
+			p := &procSlab[len(s.Processes)]
 			*p = *m
 			p.Instance, p.Source = instOf(n), srcOf(n)
 			p.Activities = acts[[2]string{p.IRI, n.graph}]
@@ -152,7 +159,7 @@ func link(nodes []*node) *Snapshot {
 			}
 			s.Processes = append(s.Processes, p)
 		case *Bean:
-			b := new(Bean)
+			b := &beanSlab[len(s.Beans)]
 			*b = *m
 			b.Instance, b.Source = instOf(n), srcOf(n)
 			s.Beans = append(s.Beans, b)
