@@ -214,3 +214,92 @@ func corpusFiles(t *testing.T, root string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// naiveWorkflow is the workflow walk written out plainly (SPEC §5.5): from
+// the process, each step's skill refs in flow order, callees in place,
+// each process once.
+func naiveWorkflow(s *Snapshot, p *Process) []string {
+	var out []string
+	seen := map[*Process]bool{}
+	var walk func(q *Process)
+	walk = func(q *Process) {
+		if seen[q] {
+			return
+		}
+		seen[q] = true
+		for _, a := range flowOrder(q, s.actByIRI) {
+			for _, ref := range s.stepRefs(a) {
+				out = append(out, a.Key()+"="+ref.name)
+			}
+			if a.Calls != nil {
+				walk(a.Calls)
+			}
+		}
+	}
+	walk(p)
+	return out
+}
+
+// TestWorkflowsEqualNaiveWalk: workflows shared as parts of a caller's
+// walk hold what a walk of their own gives, on corpora with call chains,
+// shared callees and call cycles (the generated one, and one built here).
+func TestWorkflowsEqualNaiveWalk(t *testing.T) {
+	root := t.TempDir()
+	if _, err := gen.Write(filepath.Join(root, "gen"), gen.Options{Skills: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	cyc := filepath.Join(root, "cycles")
+	bpmn := func(id string, calls ...string) string {
+		x := `<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:x="https://x.example/ns#"><process id="` + id + `"><startEvent id="S"/>` +
+			`<serviceTask id="T_` + id + `" name="do"><extensionElements><x:skill ref="skill-` + id + `"/></extensionElements></serviceTask>` +
+			`<sequenceFlow id="F0" sourceRef="S" targetRef="T_` + id + `"/>`
+		prev := "T_" + id
+		for i, c := range calls {
+			x += fmt.Sprintf(`<callActivity id="C%d" calledElement="%s"/><sequenceFlow id="F%d" sourceRef="%s" targetRef="C%d"/>`, i, c, i+1, prev, i)
+			prev = fmt.Sprintf("C%d", i)
+		}
+		return x + `</process></definitions>`
+	}
+	files := map[string]string{
+		"processes/a.bpmn": bpmn("A", "B", "D"),
+		"processes/b.bpmn": bpmn("B", "C"),
+		"processes/c.bpmn": bpmn("C", "B", "E"),
+		"processes/d.bpmn": bpmn("D", "C", "E"),
+		"processes/e.bpmn": bpmn("E"),
+		"processes/f.bpmn": bpmn("F", "F"),
+	}
+	for name, body := range files {
+		p := filepath.Join(cyc, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{filepath.Join(root, "gen"), cyc, "../examples/harness"} {
+		s := build(t, "memory", dir)
+		calls, steps := 0, 0
+		for _, w := range s.Workflows {
+			steps += w.Total()
+			var got []string
+			for _, st := range w.Steps {
+				got = append(got, st.Step.Key()+"="+st.SkillRef)
+			}
+			if want := naiveWorkflow(s, w.Process); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: workflow of %s:\n got  %v\n want %v", dir, w.Process.ID, got, want)
+			}
+			if w.Total() != w.Performed+w.Manual+w.Gap {
+				t.Errorf("%s: %s counts %d+%d+%d of %d steps", dir, w.Process.ID, w.Performed, w.Manual, w.Gap, w.Total())
+			}
+			for _, a := range w.Process.Activities {
+				if a.Calls != nil {
+					calls++
+				}
+			}
+		}
+		if calls == 0 || steps == 0 {
+			t.Fatalf("%s: %d call activities, %d steps; the test would not test sharing", dir, calls, steps)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"math"
 	"sort"
 )
 
@@ -143,42 +144,95 @@ func (s *Snapshot) workflows() {
 			own[i] = nil
 		}
 	}
-	out := make([]*Workflow, 0, len(s.Processes))
-	visited := make([]int, len(s.Processes)) // the stamp of the last walk that visited it
-	for i, p := range s.Processes {
-		w := &Workflow{Process: p}
-		if own[i] != nil || len(segs[i]) == 0 {
-			// Calling nothing: the workflow is the process's own steps
-			// (shared, read-only).
-			w.Steps = own[i][:len(own[i]):len(own[i])]
-		} else {
-			// Two walks: the first counts the steps, so the second fills
-			// one slice of the right size (the workflows of 10k skills hold
-			// about 1.5M steps; growing them by appending doubled that).
-			n, stamp := 0, 2*i+1
-			var walk func(q int)
-			walk = func(q int) {
-				if visited[q] == stamp {
-					return // a callee counts once; cycles are cut
-				}
-				visited[q] = stamp
-				for _, sg := range segs[q] {
-					if w.Steps == nil {
-						n += len(sg.steps)
-					} else {
-						w.Steps = append(w.Steps, sg.steps...)
-					}
-					if sg.calls != nil {
-						walk(procIdx[sg.calls])
-					}
-				}
-			}
-			walk(i)
-			if n > 0 {
-				w.Steps, stamp = make([]WorkflowStep, 0, n), 2*i+2
-				walk(i)
+	// A process's workflow is the steps of a walk from it. Within a
+	// caller's walk, a callee's part is exactly the callee's own workflow
+	// when nothing of it was skipped for having been visited before the
+	// callee was entered: then the callee's workflow is that part of the
+	// caller's steps, shared (read-only) rather than walked and copied
+	// again. Processes nothing calls are walked first, so most workflows
+	// are parts of theirs.
+	n := len(s.Processes)
+	ws := make([]*Workflow, n)
+	isCalled := make([]bool, n)
+	for i := range segs {
+		for _, sg := range segs[i] {
+			if sg.calls != nil {
+				isCalled[procIdx[sg.calls]] = true
 			}
 		}
+	}
+	order := make([]int, 0, n)
+	for i := range n {
+		if !isCalled[i] {
+			order = append(order, i)
+		}
+	}
+	for i := range n {
+		if isCalled[i] {
+			order = append(order, i)
+		}
+	}
+	visited := make([]int, n) // the stamp of the last walk that visited it
+	entry := make([]int, n)   // its place in the entry order of that walk
+	stamp := 0
+	for _, i := range order {
+		if ws[i] != nil {
+			continue
+		}
+		if own[i] != nil || len(segs[i]) == 0 {
+			// Calling nothing: the workflow is the process's own steps.
+			ws[i] = &Workflow{Process: s.Processes[i], Steps: own[i][:len(own[i]):len(own[i])]}
+			continue
+		}
+		// The first walk counts the steps, so the second fills one slice
+		// that never moves (the parts handed to callees point into it).
+		stamp++
+		total := 0
+		var count func(q int)
+		count = func(q int) {
+			visited[q] = stamp
+			for _, sg := range segs[q] {
+				total += len(sg.steps)
+				if c := sg.calls; c != nil && visited[procIdx[c]] != stamp {
+					count(procIdx[c])
+				}
+			}
+		}
+		count(i)
+		stamp++
+		steps := make([]WorkflowStep, 0, total)
+		entered := 0
+		// fill walks q and returns the smallest entry place of a process
+		// it skipped (a callee counts once; cycles are cut).
+		var fill func(q int) int
+		fill = func(q int) int {
+			visited[q], entry[q] = stamp, entered
+			entered++
+			start, lo := len(steps), math.MaxInt
+			for _, sg := range segs[q] {
+				steps = append(steps, sg.steps...)
+				if sg.calls == nil {
+					continue
+				}
+				if c := procIdx[sg.calls]; visited[c] == stamp {
+					lo = min(lo, entry[c])
+				} else {
+					lo = min(lo, fill(c))
+				}
+			}
+			if ws[q] == nil && lo >= entry[q] {
+				var part []WorkflowStep
+				if len(steps) > start {
+					part = steps[start:len(steps):len(steps)]
+				}
+				ws[q] = &Workflow{Process: s.Processes[q], Steps: part}
+			}
+			return lo
+		}
+		fill(i)
+	}
+	out := make([]*Workflow, 0, n)
+	for _, w := range ws {
 		for k := range w.Steps {
 			switch w.Steps[k].State {
 			case StatePerformed:
