@@ -136,6 +136,18 @@ type Decoder struct {
 	refs   []quad.Value
 }
 
+// maxShared is the longest encoded value the Decoder shares between
+// blocks: IRIs and short literals recur across graphs, descriptions and
+// bodies do not, and keeping them would only grow the table.
+const maxShared = 256
+
+// maxTable bounds the Decoder's table: the values that recur in most
+// graphs (predicates, classes, common literals) are met in the first
+// blocks, while a table of every subject IRI of a large store (millions)
+// cost more in map lookups and growth than the sharing saved (at 100k
+// skills, a third of the checkpoint's decoding).
+const maxTable = 1 << 16
+
 // NewDecoder returns a Decoder with an empty value table.
 func NewDecoder() *Decoder { return &Decoder{values: map[string]quad.Value{}} }
 
@@ -172,13 +184,25 @@ func (d *Decoder) Append(dst []quad.Quad, block []byte) ([]quad.Quad, error) {
 		if r.err != nil {
 			return dst, ErrCorrupt
 		}
-		v, ok := d.values[string(b)]
+		var (
+			v  quad.Value
+			ok bool
+		)
+		if len(b) <= maxShared { // a long value is not in the table: not even hashed
+			v, ok = d.values[string(b)]
+		}
 		if !ok {
+			// One string holds the value's text and is its key in the
+			// table; long values (texts, rarely shared between graphs)
+			// are not kept in the table.
+			k := string(b)
 			var err error
-			if v, err = unmarshal(b); err != nil {
+			if v, err = unmarshal(k); err != nil {
 				return dst, fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
-			d.values[string(b)] = v
+			if len(k) <= maxShared && len(d.values) < maxTable {
+				d.values[k] = v
+			}
 		}
 		d.refs = append(d.refs, v)
 	}
@@ -208,12 +232,13 @@ func (d *Decoder) Append(dst []quad.Quad, block []byte) ([]quad.Quad, error) {
 	return dst, nil
 }
 
-// unmarshal decodes one value written by marshal.
-func unmarshal(b []byte) (quad.Value, error) {
-	if len(b) == 0 {
+// unmarshal decodes one value written by marshal; the strings of the
+// value share k's memory.
+func unmarshal(k string) (quad.Value, error) {
+	if len(k) == 0 {
 		return nil, errors.New("empty value")
 	}
-	kind, b := b[0], b[1:]
+	kind, b := k[0], k[1:]
 	switch kind {
 	case kindIRI:
 		return quad.IRI(b), nil
@@ -222,19 +247,17 @@ func unmarshal(b []byte) (quad.Value, error) {
 	case kindString:
 		return quad.String(b), nil
 	case kindTyped, kindLang:
-		n, w := binary.Uvarint(b)
+		n, w := binary.Uvarint([]byte(b[:min(len(b), binary.MaxVarintLen64)]))
 		if w <= 0 || n > uint64(len(b)-w) {
 			return nil, errors.New("bad text length")
 		}
-		// One allocation for both strings.
-		all := string(b[w:])
-		text, tag := all[:n], all[n:]
+		text, tag := b[w:w+int(n)], b[w+int(n):]
 		if kind == kindTyped {
 			return quad.TypedString{Value: quad.String(text), Type: quad.IRI(tag)}, nil
 		}
 		return quad.LangString{Value: quad.String(text), Lang: tag}, nil
 	case kindInt:
-		x, w := binary.Varint(b)
+		x, w := binary.Varint([]byte(b))
 		if w <= 0 || w != len(b) {
 			return nil, errors.New("bad integer")
 		}
@@ -245,7 +268,7 @@ func unmarshal(b []byte) (quad.Value, error) {
 		}
 		return quad.Bool(b[0] == 1), nil
 	case kindPquads:
-		return unmarshalPquads(b)
+		return unmarshalPquads([]byte(b))
 	}
 	return nil, fmt.Errorf("value of unknown kind %d", kind)
 }
