@@ -516,6 +516,9 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		voc = v
 	}
 	saltHex := hex.EncodeToString(salt.Sum(nil))
+	// A stamp also holds only under the same size cap: a file read under a
+	// larger one may now be file-too-large.
+	stampSalt := fmt.Sprintf("%s/%d", saltHex, opt.MaxFileSize)
 
 	exists := func(rel string) bool {
 		if _, ok := c.Source(rel); ok {
@@ -531,7 +534,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		found := s // as discovery found it (before sniffing)
 		label := jsonld.SourceIRI(in.DocIRI(), s.Path)
 		if s.Kind != discover.KindDeclaration && s.Kind != discover.KindVocabulary {
-			if old, ok := sp.holds(c, label, s, saltHex, exists); ok {
+			if old, ok := sp.holds(c, label, s, stampSalt, exists); ok {
 				units = append(units, &unit{in: in, file: record.File{Path: s.Path, Parser: s.Kind}, skip: true, refs: old.Refs})
 				continue
 			}
@@ -586,7 +589,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		u := newUnit(in, f, data, unitSalt)
 		u.refs = contractRefs(f)
 		if err == nil && !nonText(s, data) && s.Kind != discover.KindDeclaration && s.Kind != discover.KindVocabulary {
-			u.stamp = sp.make(st, found, saltHex, &deps, u.refs)
+			u.stamp = sp.make(st, found, stampSalt, &deps, u.refs)
 		}
 		units = append(units, u)
 	}
@@ -621,7 +624,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 	sort.Strings(extra)
 	for _, ref := range extra {
 		s := discover.Source{Path: ref, Kind: discover.KindContract}
-		if _, ok := sp.holds(c, jsonld.SourceIRI(in.DocIRI(), ref), s, saltHex, exists); ok {
+		if _, ok := sp.holds(c, jsonld.SourceIRI(in.DocIRI(), ref), s, stampSalt, exists); ok {
 			units = append(units, &unit{in: in, file: record.File{Path: ref, Parser: s.Kind}, skip: true})
 			continue
 		}
@@ -633,7 +636,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		f := contract.Parse(ref, data)
 		u := newUnit(in, f, data, saltHex)
 		if !nonText(s, data) {
-			u.stamp = sp.make(st, s, saltHex, &depLog{}, nil)
+			u.stamp = sp.make(st, s, stampSalt, &depLog{}, nil)
 		}
 		units = append(units, u)
 	}

@@ -229,3 +229,25 @@ func TestPackageRenameReReadsItsSkills(t *testing.T) {
 		t.Fatal("after the package rename the store differs from a fresh ingest: the skills kept the old package")
 	}
 }
+
+// TestStampUnderAnotherSizeCap: a stamp recorded under one size cap does
+// not skip the read under a smaller one (the file may now be too large).
+func TestStampUnderAnotherSizeCap(t *testing.T) {
+	ctx := context.Background()
+	root, _ := copyAged(t, "testdata/mini")
+	st, _ := graph.Open(ctx, "memory")
+	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	small := Options{MaxFileSize: 280} // the declaration still read, the Tool and the process not
+	if _, err := Run(ctx, st, []string{root}, small); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := graph.Open(ctx, "memory")
+	if _, err := Run(ctx, fresh, []string{root}, small); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+		t.Fatal("under a smaller size cap the store kept graphs of files now too large")
+	}
+}
