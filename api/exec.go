@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/gqlerrors"
@@ -75,6 +76,10 @@ func requestError(err error) *Response {
 type Document struct {
 	ast *ast.Document
 	src string
+	// checked holds the limits under which the document passed the
+	// shape check and validation (neither depends on the variables), so
+	// a document kept by a DocumentCache is validated once.
+	checked atomic.Pointer[Limits]
 }
 
 // Parse parses a GraphQL document after a linear scan that refuses
@@ -142,6 +147,13 @@ func (s *Schema) check(ctx context.Context, doc *Document, req Request, lim Limi
 	if err := checkVariables(req.Variables, lim); err != nil {
 		return requestError(err)
 	}
+	if c := doc.checked.Load(); c != nil && *c == lim {
+		// valid; the cost depends on the variables
+		if err := checkLimits(&s.gql, s.intro, doc.ast, req.Variables, lim); err != nil {
+			return requestError(err)
+		}
+		return nil
+	}
 	sh := shape{schema: &s.gql, lim: lim}
 	if err := sh.document(doc.ast); err != nil {
 		return requestError(err)
@@ -152,6 +164,7 @@ func (s *Schema) check(ctx context.Context, doc *Document, req Request, lim Limi
 	if errs := validate(ctx, &s.gql, doc.ast); len(errs) > 0 {
 		return &Response{Errors: doc.fixLocations(capErrors(errs, lim.MaxErrors)), RequestError: true}
 	}
+	doc.checked.Store(&lim)
 	return nil
 }
 

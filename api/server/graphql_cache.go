@@ -17,6 +17,10 @@ import (
 const (
 	cacheEntries = 512
 	cacheBytes   = 64 << 20
+	// parsed and validated documents, by text (api.DocumentCache); a
+	// tree is several times its text
+	docEntries = 256
+	docBytes   = 4 << 20
 )
 
 // responseCache holds encoded /graphql responses for one snapshot (issue

@@ -149,7 +149,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(body)
 		return
 	}
-	doc, err := api.Parse(req.Query, h.cfg.Limits)
+	doc, err := h.docs.Parse(req.Query, h.cfg.Limits)
 	if err != nil {
 		code := http.StatusOK
 		if modern {

@@ -70,7 +70,8 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		log = slog.New(slog.DiscardHandler)
 	}
 	heavy := max(cfg.MaxJSONLDExports, 1)
-	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache()}
+	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache(),
+		docs: api.NewDocumentCache(docEntries, docBytes)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, h.logRequests(m))
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
@@ -118,6 +119,7 @@ type handlers struct {
 	log    *slog.Logger
 	heavy  chan struct{}  // one token per running whole-graph JSON-LD export
 	cache  *responseCache // /graphql answers of the served snapshot (graphql_cache.go)
+	docs   *api.DocumentCache
 }
 
 type statusWriter struct {
