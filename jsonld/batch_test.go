@@ -1,0 +1,51 @@
+package jsonld
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
+)
+
+// TestBatchFailureFailsOnlyItsDocument: a document json-gold panics on
+// (an ill-typed node: it fails in expansion, before grouping) fails
+// alone; every other document of the batch gets the quads it gets alone,
+// whatever the bad one's place in the batch.
+func TestBatchFailureFailsOnlyItsDocument(t *testing.T) {
+	in := record.Instance{Name: "acme", IRIBase: "https://acme.example/h/"}
+	good := func(i int) Conversion {
+		p := []string{"tools/a.json", "tools/b.json", "tools/c.json"}[i]
+		rec := fuzzFile(p, "x", "some text", i+1)
+		return Conversion{Doc: Document(in, rec, SourceMeta{Path: p}), Graph: SourceIRI(in.DocIRI(), p)}
+	}
+	bad := func() Conversion {
+		return Conversion{Doc: map[string]any{"@context": ContextURL, "@graph": []any{map[string]any{"@id": "urn:bad", "": 0.0}}}, Graph: "urn:bad-graph"}
+	}
+	for _, tc := range []struct {
+		name  string
+		batch []Conversion
+		bad   int
+	}{
+		{"bad first", []Conversion{bad(), good(0), good(1), good(2)}, 0},
+		{"bad between", []Conversion{good(0), good(1), bad(), good(2)}, 2},
+		{"bad last", []Conversion{good(0), good(1), good(2), bad()}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ToQuadsBatch(tc.batch)
+			for i, c := range tc.batch {
+				if i == tc.bad {
+					if !errors.Is(c.Err, ErrProcessor) {
+						t.Errorf("ill-typed document: want ErrProcessor, got %v", c.Err)
+					}
+					continue
+				}
+				if c.Err != nil || len(c.Quads) == 0 {
+					t.Errorf("document %d: %d quads, error %v; want its own quads", i, len(c.Quads), c.Err)
+				}
+				if err := SameAsReference(c.Doc, c.Graph, c.Quads, c.Err); err != nil {
+					t.Errorf("document %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
