@@ -8,6 +8,8 @@ import (
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/cmd/loadgen/mix"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
@@ -170,5 +172,79 @@ func TestExecuteSharedReusesRootFields(t *testing.T) {
 		if fc.hits != 2*fields {
 			t.Errorf("%s: %d hits, want %d (each of the %d root fields twice)", q.Name, fc.hits, 2*fields, fields)
 		}
+	}
+}
+
+// TestExecuteSharedConcurrently: requests on a new snapshot share one
+// field cache, the fields in flight and the per-snapshot lists while they
+// are first computed (run with -race); each gets the answer Execute gives
+// it on another snapshot of the same corpus, whether it computed a field,
+// waited for one or found it stored.
+func TestExecuteSharedConcurrently(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	other := harnessSnapshot(t)
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{"../examples/harness"}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := queries.Build(ctx, st) // nothing asked of it yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := api.DefaultLimits()
+	type ask struct {
+		query string
+		vars  map[string]any
+	}
+	var asks []ask
+	for i, q := range mix.Dashboard {
+		asks = append(asks, ask{q.Text, nil}, ask{mix.Vary(q.Text, i+1), nil}, ask{q.Text, map[string]any{"nonce": i}})
+	}
+	asks = append(asks,
+		ask{`query Q($n: Int) { skills(first: $n) { nodes { id } } graphVersion }`, map[string]any{"n": 1}},
+		ask{`query Q($n: Int) { skills(first: $n) { nodes { id } } graphVersion }`, map[string]any{"n": 3}},
+		ask{`{ skills(orderBy: TIER, desc: true, first: 3) { nodes { id } } findings(severity: ERROR) { totalCount } }`, nil},
+	)
+	want := make([]string, len(asks))
+	for i, a := range asks {
+		b, err := schema.Execute(ctx, other, api.Request{Query: a.query, Variables: a.vars}, lim).Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = string(b)
+	}
+	fc := &mapCache{}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range asks {
+				i := (k + g*3) % len(asks) // each goroutine starts elsewhere
+				a := asks[i]
+				doc, err := api.Parse(a.query, lim)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, err := schema.ExecuteShared(context.Background(), snap, doc, api.Request{Query: a.query, Variables: a.vars}, lim, fc).Encode()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if string(b) != want[i] {
+					t.Errorf("%.80s %v:\n got %.300s\nwant %.300s", a.query, a.vars, b, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if fc.hits == 0 {
+		t.Error("no root field was shared")
 	}
 }
