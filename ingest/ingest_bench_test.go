@@ -138,6 +138,25 @@ func BenchmarkReingestOneChanged(b *testing.B) {
 	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
 		b.Fatal(err)
 	}
+	target, orig := middleSkill(b, dir)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		revise(b, target, orig, i)
+		res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Changed != 1 {
+			b.Fatalf("one file changed: %d graphs written", res.Changed)
+		}
+	}
+}
+
+// middleSkill is a skill file of the corpus at dir, from its middle, and
+// its content.
+func middleSkill(b *testing.B, dir string) (string, []byte) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "skills", "*", "*.md"))
 	if len(matches) == 0 {
 		b.Fatal("no skill file")
@@ -147,21 +166,15 @@ func BenchmarkReingestOneChanged(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		i++
-		data := append(append([]byte(nil), orig...), fmt.Sprintf("\nRevision %d.\n", i)...)
-		if err := os.WriteFile(target, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-		res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Changed != 1 {
-			b.Fatalf("one file changed: %d graphs written", res.Changed)
-		}
+	return target, orig
+}
+
+// revise writes revision i of a skill file: its content orig and a line
+// naming i, so each revision is a change.
+func revise(b *testing.B, target string, orig []byte, i int) {
+	data := append(append([]byte(nil), orig...), fmt.Sprintf("\nRevision %d.\n", i)...)
+	if err := os.WriteFile(target, data, 0o644); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -191,23 +204,12 @@ func BenchmarkReingestOnly(b *testing.B) {
 			if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{Discovery: disc}); err != nil {
 				b.Fatal(err)
 			}
-			matches, _ := filepath.Glob(filepath.Join(dir, "skills", "*", "*.md"))
-			if len(matches) == 0 {
-				b.Fatal("no skill file")
-			}
-			target := matches[len(matches)/2]
-			orig, err := os.ReadFile(target)
-			if err != nil {
-				b.Fatal(err)
-			}
+			target, orig := middleSkill(b, dir)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
 				i++
-				data := append(append([]byte(nil), orig...), fmt.Sprintf("\nRevision %d.\n", i)...)
-				if err := os.WriteFile(target, data, 0o644); err != nil {
-					b.Fatal(err)
-				}
+				revise(b, target, orig, i)
 				res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{Only: []string{target}, Discovery: disc})
 				if err != nil {
 					b.Fatal(err)
