@@ -395,7 +395,6 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 	return errors.Join(errs...)
 }
 
-// parseCorpus reads and parses every source of one corpus.
 // subset maps Options.Only to the sources to parse (by absolute path) and
 // the stored graphs of named files that are gone; nil, nil when the run
 // must read everything.
@@ -468,6 +467,8 @@ func absPath(p string) string {
 	return filepath.Clean(p)
 }
 
+// parseCorpus reads and parses every source of one corpus, with no
+// stamps to skip by (what the tests convert).
 func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
 	return parseSources(ctx, c, opt, nil, &stamper{start: time.Now()})
 }

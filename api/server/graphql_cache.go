@@ -101,10 +101,13 @@ func (c *responseCache) put(snap *queries.Snapshot, key string, body []byte) {
 // response key, which is hex).
 type fieldCache struct{ c *responseCache }
 
+// Get is the stored answer of a root field under snap.
 func (f fieldCache) Get(snap *queries.Snapshot, key string) ([]byte, bool) {
 	return f.c.get(snap, "f"+key)
 }
 
+// Put stores a root field's answer for snap (the response cache may drop
+// it at its bounds).
 func (f fieldCache) Put(snap *queries.Snapshot, key string, body []byte) {
 	f.c.put(snap, "f"+key, body)
 }
