@@ -104,17 +104,14 @@ func TestReplicasFollowWriter(t *testing.T) {
 			t.Fatalf("%s: the writer's snapshot did not change: %v", e.name, before)
 		}
 		for i, r := range replicas {
-			for {
-				if s := r.Snapshot(); s.Version == res.Version {
-					if got := skillIDs(s); !slices.Equal(got, skillIDs(want)) {
-						t.Fatalf("%s: replica %d at v%d serves %v, writer %v", e.name, i, s.Version, got, skillIDs(want))
-					}
-					break
-				}
-				if time.Since(committed) > 3*time.Second {
-					t.Fatalf("%s: replica %d still at version %d %v after 3s (writer v%d)", e.name, i, r.Snapshot().Version, skillIDs(r.Snapshot()), res.Version)
-				}
-				time.Sleep(10 * time.Millisecond)
+			wait, stop := context.WithTimeout(ctx, 3*time.Second)
+			err := r.WaitFor(wait, func(s *queries.Snapshot, _ server.Readiness) bool { return s.Version == res.Version })
+			stop()
+			if err != nil {
+				t.Fatalf("%s: replica %d still at version %d %v after 3s (writer v%d)", e.name, i, r.Snapshot().Version, skillIDs(r.Snapshot()), res.Version)
+			}
+			if got := skillIDs(r.Snapshot()); !slices.Equal(got, skillIDs(want)) {
+				t.Fatalf("%s: replica %d at v%d serves %v, writer %v", e.name, i, res.Version, got, skillIDs(want))
 			}
 			t.Logf("%s: replica %d at v%d after %v", e.name, i, res.Version, time.Since(committed).Round(time.Millisecond))
 		}
