@@ -39,14 +39,14 @@ type rawDeclaration struct {
 	Vocabulary     string                    `json:"vocabulary"`
 }
 
-// isDeclaration reports whether a root *.json holds an instance declaration:
-// an object with `name` and a `directories` array whose entries carry
-// `graphTypologies`.
 // IsDeclaration reports whether data is an instance declaration (a name
 // and directories that each name their graphTypologies): the test
 // Workspace applies to every *.json file of the folders it searches.
 func IsDeclaration(data []byte) bool { return isDeclaration(data) }
 
+// isDeclaration reports whether a root *.json holds an instance declaration:
+// an object with `name` and a `directories` array whose entries carry
+// `graphTypologies`.
 func isDeclaration(data []byte) bool {
 	// The workspace search asks this of every *.json file near the root:
 	// one without the key (literally, or escaped) cannot be a
