@@ -251,3 +251,64 @@ func TestStampUnderAnotherSizeCap(t *testing.T) {
 		t.Fatal("under a smaller size cap the store kept graphs of files now too large")
 	}
 }
+
+// TestStampIncludeAppearsOrGoes: a hard skill's stamp holds the answers
+// about its includes, so an included file that appears or goes makes a
+// full re-ingest read the skill (its include findings change) although
+// the skill file itself is as stamped.
+func TestStampIncludeAppearsOrGoes(t *testing.T) {
+	ctx := context.Background()
+	root, old := copyAged(t, "../examples/harness")
+	include := filepath.Join(root, "skills", "hard", "proofread", "rules", "brand-terms.txt")
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	first, err := Run(ctx, st, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(include); !os.IsNotExist(err) {
+		t.Fatalf("the fixture's include %s must be missing: %v", include, err)
+	}
+	all, err := Run(ctx, st, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.NotRead == 0 || all.Changed != 0 {
+		t.Fatalf("unchanged corpus: %d not read, %d changed (first run read %d files)", all.NotRead, all.Changed, first.Files)
+	}
+	for _, step := range []struct {
+		name string
+		edit func() error
+	}{
+		{"the missing include appears", func() error {
+			if err := os.WriteFile(include, []byte("Acme\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(include, old, old)
+		}},
+		{"the include goes again", func() error { return os.Remove(include) }},
+	} {
+		if err := step.edit(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(ctx, st, []string{root}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// changed: the skill, and the declaration's graph when discovery
+		// reports the new file as one no parser reads
+		if res.NotRead != all.NotRead-1 || res.Changed == 0 {
+			t.Errorf("%s: %d not read, %d changed; want %d not read (the skill read) and the skill changed", step.name, res.NotRead, res.Changed, all.NotRead-1)
+		}
+		fresh, _ := graph.Open(ctx, "memory")
+		if _, err := Run(ctx, fresh, []string{root}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+			t.Errorf("%s: the store differs from a fresh ingest", step.name)
+		}
+	}
+}
