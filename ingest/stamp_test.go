@@ -312,3 +312,51 @@ func TestStampIncludeAppearsOrGoes(t *testing.T) {
 		}
 	}
 }
+
+// TestStampedSkillKeepsItsOutsideContract: a contract outside the declared
+// directories is read because a skill names it; when that skill is skipped
+// by its stamp, the stamp names the contract, so the contract's graph is
+// kept (not removed as a file no longer found) and the store stays what a
+// fresh ingest gives.
+func TestStampedSkillKeepsItsOutsideContract(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	if err := os.CopyFS(src, os.DirFS("../examples/harness")); err != nil {
+		t.Fatal(err)
+	}
+	for rel, text := range map[string]string{
+		"skills/editorial/summarise.md":  "---\nname: summarise\ndescription: Summarise a page.\ninput: contracts/summarise.input.json\n---\n\n# Summarise\n\nOne paragraph.\n",
+		"contracts/summarise.input.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "summarise input", "type": "object", "properties": {"page": {"type": "string"}}}`,
+	} {
+		p := filepath.Join(src, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, _ := copyAged(t, src)
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := storeLines(t, st)
+	if !slices.ContainsFunc(fresh, func(l string) bool { return strings.Contains(l, "contracts/summarise.input.json") }) {
+		t.Fatal("the outside contract is not in the store: the fixture does not test it")
+	}
+	res, err := Run(ctx, st, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NotRead == 0 || res.Changed+res.Removed != 0 {
+		t.Errorf("re-ingest of an unchanged corpus: %d not read, %d changed, %d removed; want files skipped and nothing written", res.NotRead, res.Changed, res.Removed)
+	}
+	if !slices.Equal(storeLines(t, st), fresh) {
+		t.Error("the store differs from a fresh ingest after the stamped re-ingest")
+	}
+}
