@@ -194,3 +194,46 @@ func TestDiscoveryRemembered(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscoveryUnderAnotherSizeCap: a remembered discovery serves only
+// ingests under the size cap it was made with; a partial ingest under a
+// smaller one walks again, so an edited file now over the cap is reported
+// too large, as an ingest walking the tree reports it.
+func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "conv")
+	a := filepath.Join(root, "skills", "a.md")
+	if err := os.MkdirAll(filepath.Dir(a), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(a, []byte("---\nname: a\ndescription: A.\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := graph.Open(ctx, "memory")
+	ref, _ := graph.Open(ctx, "memory")
+	d := &Discovery{}
+	for _, s := range []*graph.Store{st, ref} {
+		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := "---\nname: a\ndescription: " + strings.Repeat("A long one. ", 20) + "\n---\n"
+	if err := os.WriteFile(a, []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := Options{Only: []string{a}, MaxFileSize: 64}
+	if _, err := Run(ctx, ref, []string{root}, small); err != nil {
+		t.Fatal(err)
+	}
+	small.Discovery = d
+	if _, err := Run(ctx, st, []string{root}, small); err != nil {
+		t.Fatal(err)
+	}
+	want := storeLines(t, ref)
+	if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, "file-too-large") }) {
+		t.Fatal("the walking ingest reports no file-too-large: the fixture does not test the cap")
+	}
+	if got := storeLines(t, st); !slices.Equal(got, want) {
+		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
+	}
+}
