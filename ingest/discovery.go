@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/skillgraph/skillgraph/ingest/discover"
-	"github.com/skillgraph/skillgraph/ingest/tool"
 )
 
 // Discovery remembers the corpora the last full discovery of an ingest
@@ -109,7 +108,7 @@ func knownSource(corpora []*discover.Corpus, p string, maxSize int64) bool {
 		if !ok {
 			continue
 		}
-		if s.Kind == discover.KindDeclaration || s.Kind == discover.KindVocabulary || tool.IsModule(s.Path) {
+		if isContext(s) {
 			return false
 		}
 		found = true

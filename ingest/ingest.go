@@ -395,6 +395,15 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 	return errors.Join(errs...)
 }
 
+// isContext reports whether other files' parses depend on source s: the
+// instance declaration and the type vocabulary are every parse's context
+// (the context salt), a Tool module is read by the modules importing it.
+// A partial ingest naming one is a full run (subset), and never reuses a
+// remembered discovery (knownSource).
+func isContext(s discover.Source) bool {
+	return s.Kind == discover.KindDeclaration || s.Kind == discover.KindVocabulary || tool.IsModule(s.Path)
+}
+
 // subset maps Options.Only to the sources to parse (by absolute path) and
 // the stored graphs of named files that are gone; nil, nil when the run
 // must read everything.
@@ -412,9 +421,8 @@ func subset(ctx context.Context, store *graph.Store, corpora []*discover.Corpus,
 			if !ok {
 				continue
 			}
-			switch {
-			case s.Kind == discover.KindDeclaration, s.Kind == discover.KindVocabulary, tool.IsModule(s.Path):
-				return nil, nil, nil // context of other parses
+			if isContext(s) {
+				return nil, nil, nil
 			}
 			only[s.Abs] = true
 			found = true

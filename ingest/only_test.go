@@ -237,3 +237,56 @@ func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
 		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
 	}
 }
+
+// TestDiscoveryNotReusedForContext: a partial ingest naming a file other
+// parses depend on (a Tool module, which its importers read) is a full
+// run, and a full run walks the tree: a file added meanwhile is ingested,
+// as an ingest walking the tree ingests it.
+func TestDiscoveryNotReusedForContext(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "harness")
+	if err := os.CopyFS(root, os.DirFS("tsmodule/testdata/harness")); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := graph.Open(ctx, "memory")
+	ref, _ := graph.Open(ctx, "memory")
+	d := &Discovery{}
+	for _, s := range []*graph.Store{st, ref} {
+		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	module := filepath.Join(root, "tools", "viewers.ts")
+	data, err := os.ReadFile(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(module, append(data, "\n// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := os.ReadFile(filepath.Join(root, "tools", "viewer", "index.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "tools", "added"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "added", "index.ts"), sub, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	only := Options{Only: []string{module}}
+	if _, err := Run(ctx, ref, []string{root}, only); err != nil {
+		t.Fatal(err)
+	}
+	only.Discovery = d
+	if _, err := Run(ctx, st, []string{root}, only); err != nil {
+		t.Fatal(err)
+	}
+	want := storeLines(t, ref)
+	if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, "tools/added/index.ts") }) {
+		t.Fatal("the walking ingest did not ingest the added file: the fixture does not test it")
+	}
+	if got := storeLines(t, st); !slices.Equal(got, want) {
+		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
+	}
+}
