@@ -92,12 +92,18 @@ func link(nodes []*node) *Snapshot {
 			}
 		}
 	}
-	srcOf := func(n *node) *Source { return s.sourceByIRI[n.graph] }
-	instOf := func(n *node) *Instance {
-		if src := srcOf(n); src != nil {
-			return src.Instance
+	// place is a node's instance and source file, with one lookup of its
+	// graph (consecutive nodes are mostly of one file: the last is kept).
+	var lastGraph string
+	var lastSrc *Source
+	place := func(n *node) (*Instance, *Source) {
+		if n.graph != lastGraph || lastSrc == nil {
+			lastGraph, lastSrc = n.graph, s.sourceByIRI[n.graph]
 		}
-		return s.instByDoc[docOf(n.iri)]
+		if lastSrc != nil {
+			return lastSrc.Instance, lastSrc
+		}
+		return s.instByDoc[docOf(n.iri)], nil
 	}
 	ports := make(map[string]*Port, c.port)
 	props := make(map[string]contractProp, c.prop)
@@ -128,12 +134,12 @@ func link(nodes []*node) *Snapshot {
 		case *Skill:
 			sk := &skillSlab[len(s.Skills)]
 			*sk = *m
-			sk.Instance, sk.Source = instOf(n), srcOf(n)
+			sk.Instance, sk.Source = place(n)
 			s.Skills = append(s.Skills, sk)
 		case *toolNode:
 			t := &toolSlab[len(s.Tools)]
 			*t = m.tool
-			t.Instance, t.Source = instOf(n), srcOf(n)
+			t.Instance, t.Source = place(n)
 			for _, p := range m.inputs {
 				if pt := ports[p]; pt != nil {
 					t.Inputs = append(t.Inputs, pt)
@@ -150,18 +156,19 @@ func link(nodes []*node) *Snapshot {
 		case *Process:
 			p := &procSlab[len(s.Processes)]
 			*p = *m
-			p.Instance, p.Source = instOf(n), srcOf(n)
+			p.Instance, p.Source = place(n)
 			p.Activities = acts[[2]string{p.IRI, n.graph}]
 			sort.Slice(p.Activities, func(i, j int) bool { return p.Activities[i].Position < p.Activities[j].Position })
-			for _, a := range p.Activities {
+			for i, a := range p.Activities {
 				a.Process = p
+				a.ord = int32(i)
 				a.Lane = lanes[a.LaneIRI]
 			}
 			s.Processes = append(s.Processes, p)
 		case *Bean:
 			b := &beanSlab[len(s.Beans)]
 			*b = *m
-			b.Instance, b.Source = instOf(n), srcOf(n)
+			b.Instance, b.Source = place(n)
 			s.Beans = append(s.Beans, b)
 		case *contractNode:
 			c := new(Contract)
@@ -176,23 +183,23 @@ func link(nodes []*node) *Snapshot {
 		case *ToolSkill:
 			ts := new(ToolSkill)
 			*ts = *m
-			ts.Instance, ts.Source = instOf(n), srcOf(n)
+			ts.Instance, ts.Source = place(n)
 			s.ToolSkills = append(s.ToolSkills, ts)
 		case *Server:
 			sv := new(Server)
 			*sv = *m
-			sv.Instance, sv.Source = instOf(n), srcOf(n)
+			sv.Instance, sv.Source = place(n)
 			s.Servers = append(s.Servers, sv)
 		case *Finding:
 			f := *m
-			if in := instOf(n); in != nil {
+			if in, _ := place(n); in != nil {
 				f.Instance = in.Name
 			}
 			s.Findings = append(s.Findings, f)
 		case *Script:
 			sc := new(Script)
 			*sc = *m
-			sc.Instance = instOf(n)
+			sc.Instance, _ = place(n)
 			s.Scripts = append(s.Scripts, sc)
 		case *triageNode:
 			triages = append(triages, m) // applied after skills are indexed, below

@@ -210,6 +210,7 @@ type Activity struct {
 	Witness []string
 
 	named []*Skill // what each SkillIRI resolves to (nil: no skill), set by resolve
+	ord   int32    // its place in Process.Activities, set when linking (flowOrder)
 }
 
 // Key is the witness key of the activity.

@@ -227,7 +227,7 @@ func naiveWorkflow(s *Snapshot, p *Process) []string {
 			return
 		}
 		seen[q] = true
-		for _, a := range flowOrder(q, s.actByIRI) {
+		for _, a := range naiveFlowOrder(q, s.actByIRI) {
 			for _, ref := range s.stepRefs(a) {
 				out = append(out, a.Key()+"="+ref.name)
 			}
@@ -243,6 +243,94 @@ func naiveWorkflow(s *Snapshot, p *Process) []string {
 // TestWorkflowsEqualNaiveWalk: workflows shared as parts of a caller's
 // walk hold what a walk of their own gives, on corpora with call chains,
 // shared callees and call cycles (the generated one, and one built here).
+// naiveFlowOrder is flowOrder as first written, with maps: the reference
+// the indexed walk is held to.
+func naiveFlowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
+	incoming := map[*Activity]int{}
+	for _, a := range p.Activities {
+		for _, n := range a.NextIRI {
+			if b := byIRI[n]; b != nil && b.Process == p {
+				incoming[b]++
+			}
+		}
+	}
+	seen := map[*Activity]bool{}
+	var order, queue []*Activity
+	for _, a := range p.Activities {
+		if incoming[a] == 0 {
+			queue = append(queue, a)
+			seen[a] = true
+		}
+	}
+	for len(queue) > 0 || len(order) < len(p.Activities) {
+		if len(queue) == 0 {
+			for _, a := range p.Activities {
+				if !seen[a] {
+					queue = append(queue, a)
+					seen[a] = true
+					break
+				}
+			}
+		}
+		a := queue[0]
+		queue = queue[1:]
+		order = append(order, a)
+		var next []*Activity
+		for _, n := range a.NextIRI {
+			if b := byIRI[n]; b != nil && b.Process == p && !seen[b] {
+				next = append(next, b)
+			}
+		}
+		sort.Slice(next, func(i, j int) bool { return next[i].Position < next[j].Position })
+		for _, b := range next {
+			seen[b] = true
+			queue = append(queue, b)
+		}
+	}
+	return order
+}
+
+// TestFlowOrderEqualsNaive holds the indexed flowOrder to the map-based
+// one on branches, joins, repeated flows, flows out of the process and
+// loops nothing enters.
+func TestFlowOrderEqualsNaive(t *testing.T) {
+	tests := []struct {
+		name string
+		next map[string][]string // activity (in document order a, b, c, ...) -> targets
+		n    int
+	}{
+		{"chain", map[string][]string{"a": {"b"}, "b": {"c"}}, 3},
+		{"branch and join", map[string][]string{"a": {"c", "b"}, "b": {"d"}, "c": {"d"}}, 4},
+		{"repeated flow", map[string][]string{"a": {"b", "b", "c"}}, 3},
+		{"flow out of the process", map[string][]string{"a": {"zz", "b"}}, 2},
+		{"loop nothing enters", map[string][]string{"a": {"b"}, "c": {"d"}, "d": {"c"}, "e": {"e"}}, 5},
+		{"all one loop", map[string][]string{"a": {"b"}, "b": {"c"}, "c": {"a"}}, 3},
+		{"later positions first", map[string][]string{"d": {"c", "b", "a"}}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, other := &Process{}, &Process{}
+			byIRI := map[string]*Activity{"zz": {IRI: "zz", Process: other}}
+			for i := range tt.n {
+				id := string(rune('a' + i))
+				a := &Activity{IRI: id, ID: id, Position: i, Process: p, ord: int32(i), NextIRI: tt.next[id]}
+				p.Activities = append(p.Activities, a)
+				byIRI[id] = a
+			}
+			var got, want []string
+			for _, a := range flowOrder(p, byIRI) {
+				got = append(got, a.ID)
+			}
+			for _, a := range naiveFlowOrder(p, byIRI) {
+				want = append(want, a.ID)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("flowOrder = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
 func TestWorkflowsEqualNaiveWalk(t *testing.T) {
 	root := t.TempDir()
 	if _, err := gen.Write(filepath.Join(root, "gen"), gen.Options{Skills: 300, Seed: 3}); err != nil {

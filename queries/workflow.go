@@ -1,7 +1,9 @@
 package queries
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -54,48 +56,60 @@ func performedBy(sk *Skill) bool {
 
 // flowOrder orders a process's activities along its sequence flows: a
 // breadth-first walk from the nodes nothing flows into, document order
-// breaking ties and placing nodes no flow reaches.
+// breaking ties and placing nodes no flow reaches. Activities are counted
+// by their place in p.Activities (ord, set when linking), so the walk
+// needs no map of its own and looks each flow's target up once.
 func flowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
-	incoming := map[*Activity]int{}
-	for _, a := range p.Activities {
-		for _, n := range a.NextIRI {
-			if b := byIRI[n]; b != nil && b.Process == p {
-				incoming[b]++
+	n := len(p.Activities)
+	incoming := make([]int32, n)
+	seen := make([]bool, n)
+	// succ[from[i]:from[i+1]] are the places of activity i's targets in
+	// this process, in NextIRI order (duplicates kept, as the walk sees them).
+	from := make([]int32, n+1)
+	var succ []int32
+	for i, a := range p.Activities {
+		from[i] = int32(len(succ))
+		for _, iri := range a.NextIRI {
+			if b := byIRI[iri]; b != nil && b.Process == p {
+				succ = append(succ, b.ord)
+				incoming[b.ord]++
 			}
 		}
 	}
-	seen := map[*Activity]bool{}
-	var order []*Activity
-	var queue []*Activity
-	for _, a := range p.Activities {
-		if incoming[a] == 0 {
-			queue = append(queue, a)
-			seen[a] = true
+	from[n] = int32(len(succ))
+	order := make([]*Activity, 0, n)
+	queue := make([]int32, 0, n)
+	for i := range p.Activities {
+		if incoming[i] == 0 {
+			queue = append(queue, int32(i))
+			seen[i] = true
 		}
 	}
-	for len(queue) > 0 || len(order) < len(p.Activities) {
+	unseen := 0 // every activity before it has been seen
+	var next []int32
+	for len(queue) > 0 || len(order) < n {
 		if len(queue) == 0 {
-			for _, a := range p.Activities { // a loop with no entry
-				if !seen[a] {
-					queue = append(queue, a)
-					seen[a] = true
-					break
-				}
+			for seen[unseen] { // a loop with no entry: its first in document order
+				unseen++
 			}
+			queue = append(queue, int32(unseen))
+			seen[unseen] = true
 		}
-		a := queue[0]
+		i := queue[0]
 		queue = queue[1:]
-		order = append(order, a)
-		next := make([]*Activity, 0, len(a.NextIRI))
-		for _, n := range a.NextIRI {
-			if b := byIRI[n]; b != nil && b.Process == p && !seen[b] {
-				next = append(next, b)
+		order = append(order, p.Activities[i])
+		next = next[:0]
+		for _, j := range succ[from[i]:from[i+1]] {
+			if !seen[j] {
+				next = append(next, j)
 			}
 		}
-		sort.Slice(next, func(i, j int) bool { return next[i].Position < next[j].Position })
-		for _, b := range next {
-			seen[b] = true
-			queue = append(queue, b)
+		slices.SortFunc(next, func(x, y int32) int {
+			return cmp.Compare(p.Activities[x].Position, p.Activities[y].Position)
+		})
+		for _, j := range next {
+			seen[j] = true
+			queue = append(queue, j)
 		}
 	}
 	return order
@@ -118,30 +132,47 @@ func (s *Snapshot) workflows() {
 	}
 	segs := make([][]workflowSegment, len(s.Processes))
 	own := make([][]WorkflowStep, len(s.Processes)) // all own steps, for a process calling nothing
+	var bounds [][2]int                             // each segment's steps in the process's slice
 	for i, p := range s.Processes {
+		// One slice of steps per process; its segments are parts of it
+		// (a process calling nothing has it as its workflow).
+		var steps []WorkflowStep
+		bounds = bounds[:0]
 		callsAny := false
 		for _, a := range flowOrder(p, s.actByIRI) {
-			var sg workflowSegment
-			for _, ref := range s.stepRefs(a) {
-				sk := ref.skill
-				st := WorkflowStep{Step: a, SkillRef: ref.name, Skill: sk, State: StateGap}
+			lo := len(steps)
+			step := func(name string, sk *Skill) {
+				st := WorkflowStep{Step: a, SkillRef: name, Skill: sk, State: StateGap}
 				switch {
 				case sk != nil && performedBy(sk):
 					st.State = StatePerformed
 				case a.Automation() == "person":
 					st.State = StateManual
 				}
-				sg.steps = append(sg.steps, st)
-				own[i] = append(own[i], st)
+				steps = append(steps, st)
 			}
-			sg.calls = a.Calls
+			// The refs of stepRefs, without a slice per activity.
+			for k, iri := range a.SkillIRI {
+				step(localKey(iri), a.named[k])
+			}
+			if len(a.SkillIRI) == 0 {
+				for _, sk := range a.Skills { // implicit Camunda refs that resolved
+					step(sk.ID, sk)
+				}
+			}
 			callsAny = callsAny || a.Calls != nil
-			if len(sg.steps) > 0 || sg.calls != nil {
-				segs[i] = append(segs[i], sg)
+			if len(steps) > lo || a.Calls != nil {
+				segs[i] = append(segs[i], workflowSegment{calls: a.Calls})
+				bounds = append(bounds, [2]int{lo, len(steps)})
 			}
 		}
-		if callsAny {
-			own[i] = nil
+		for k, b := range bounds {
+			if b[1] > b[0] {
+				segs[i][k].steps = steps[b[0]:b[1]:b[1]]
+			}
+		}
+		if !callsAny {
+			own[i] = steps
 		}
 	}
 	// A process's workflow is the steps of a walk from it. Within a
