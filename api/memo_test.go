@@ -3,8 +3,10 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/cmd/loadgen/mix"
@@ -247,4 +249,76 @@ func TestExecuteSharedConcurrently(t *testing.T) {
 	if fc.hits == 0 {
 		t.Error("no root field was shared")
 	}
+}
+
+// answer is a response as FuzzExecuteSharedEqualsExecute compares it:
+// the whole encoding when it has no errors; else its data and the number
+// of errors (graphql-go words its "did you mean" suggestions in map
+// order, so their text differs from run to run).
+func answer(r *api.Response) (string, error) {
+	if len(r.Errors) == 0 {
+		b, err := r.Encode()
+		return string(b), err
+	}
+	b, err := json.Marshal(r.Data)
+	return fmt.Sprintf("data %s, %d errors, request error %t", b, len(r.Errors), r.RequestError), err
+}
+
+// FuzzExecuteSharedEqualsExecute: whatever the document and variables,
+// ExecuteShared answers as Execute does, byte for byte, when its root
+// fields are new, when they were just stored, and after another document
+// stored fields it may share: every seed, asked by this viewer and by
+// another.
+func FuzzExecuteSharedEqualsExecute(f *testing.F) {
+	for _, c := range sharedCases {
+		vars, _ := json.Marshal(c.vars)
+		f.Add(c.query, c.op, string(vars))
+	}
+	snap, schema := miniSnapshot(f)
+	lim := api.DefaultLimits()
+	warm := make([]api.Request, len(sharedCases))
+	for i, c := range sharedCases {
+		warm[i] = api.Request{Query: c.query, OperationName: c.op, Variables: c.vars}
+	}
+	f.Fuzz(func(t *testing.T, query, op, vars string) {
+		var v map[string]any
+		if json.Unmarshal([]byte(vars), &v) != nil {
+			v = nil
+		}
+		req := api.Request{Query: query, OperationName: op, Variables: v}
+		base, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		// the fuzzed request's viewer may record; the other one may not
+		ctx := api.WithViewer(base, api.Viewer{CanRecord: true})
+		other := api.WithViewer(base, api.Viewer{ReadOnly: true})
+		wres := schema.Execute(ctx, snap, req, lim)
+		want, err := answer(wres)
+		if err != nil || ctx.Err() != nil {
+			return // the deadline's answers may differ by where it struck
+		}
+		doc, err := api.Parse(query, lim)
+		if err != nil {
+			return // Execute answered the parse error; ExecuteShared never sees it
+		}
+		fc := &mapCache{}
+		for i, step := range []string{"new", "stored", "after another document"} {
+			if i == 2 {
+				fc = &mapCache{}
+				for _, wctx := range []context.Context{other, ctx} {
+					for _, w := range warm {
+						if wd, err := api.Parse(w.Query, lim); err == nil {
+							schema.ExecuteShared(wctx, snap, wd, w, lim, fc)
+						}
+					}
+				}
+			}
+			got, err := answer(schema.ExecuteShared(ctx, snap, doc, req, lim, fc))
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil || got != want {
+				t.Fatalf("%s: ExecuteShared %s (%v)\nExecute       %s", step, got, err, want)
+			}
+		}
+	})
 }
