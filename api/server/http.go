@@ -117,9 +117,9 @@ type handlers struct {
 	schema *api.Schema
 	cfg    Config
 	log    *slog.Logger
-	heavy  chan struct{}  // one token per running whole-graph JSON-LD export
-	cache  *responseCache // /graphql answers of the served snapshot (graphql_cache.go)
-	docs   *api.DocumentCache
+	heavy  chan struct{}      // one token per running whole-graph JSON-LD export
+	cache  *responseCache     // /graphql answers of the served snapshot (graphql_cache.go)
+	docs   *api.DocumentCache // parsed /graphql documents, by exact text
 }
 
 type statusWriter struct {
