@@ -222,6 +222,17 @@ func silent(n any) bool {
 	return true
 }
 
+// groupToRDF is json-gold's RDF step over a group's default graph; a
+// variable so that a test can make it fail as json-gold may (a panic), to
+// see each document converted alone instead.
+var groupToRDF = func(graph map[string]any) *ld.RDFDataset {
+	ds := ld.NewRDFDataset()
+	// No list, so json-gold issues no blank node here: the issuer is
+	// only an argument.
+	ds.GraphToRDF("@default", graph, ld.NewIdentifierIssuer("_:b"), Options().ProduceGeneralizedRdf)
+	return ds
+}
+
 // convert writes the group's statements in one json-gold call and gives
 // each member its own.
 func (b *batchGroup) convert(cs []Conversion) (err error) {
@@ -230,10 +241,7 @@ func (b *batchGroup) convert(cs []Conversion) (err error) {
 			err = fmt.Errorf("%w: %v", ErrProcessor, r)
 		}
 	}()
-	ds := ld.NewRDFDataset()
-	// No list, so json-gold issues no blank node here: the issuer is
-	// only an argument.
-	ds.GraphToRDF("@default", b.graph, ld.NewIdentifierIssuer("_:b"), Options().ProduceGeneralizedRdf)
+	ds := groupToRDF(b.graph)
 	own := map[int][]*ld.Quad{}
 	for _, q := range ds.Graphs["@default"] {
 		i, ok := b.owner[q.Subject.GetValue()]

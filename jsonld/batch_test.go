@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/piprate/json-gold/ld"
+
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -47,5 +49,34 @@ func TestBatchFailureFailsOnlyItsDocument(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroupFailureConvertsEachAlone: when json-gold panics on a group's
+// shared RDF step, every document of the group is converted on its own,
+// so each gets the quads it gets alone (none is lost with the group).
+func TestGroupFailureConvertsEachAlone(t *testing.T) {
+	var batch []Conversion
+	for _, id := range []string{"urn:a", "urn:b", "urn:c"} {
+		doc := map[string]any{"@context": ContextURL, "@graph": []any{map[string]any{"id": id, "type": "Skill", "key": id, "satisfies": "urn:shared"}}}
+		batch = append(batch, Conversion{Doc: doc, Graph: id + "/graph"})
+	}
+	calls := 0
+	defer func(orig func(map[string]any) *ld.RDFDataset) { groupToRDF = orig }(groupToRDF)
+	groupToRDF = func(map[string]any) *ld.RDFDataset {
+		calls++
+		panic("interface conversion: as json-gold's own")
+	}
+	ToQuadsBatch(batch)
+	if calls == 0 {
+		t.Fatal("the documents were not written as one group: the test does not reach the fallback")
+	}
+	for i, c := range batch {
+		if c.Err != nil || len(c.Quads) == 0 {
+			t.Errorf("document %d: %d quads, error %v; want its own quads", i, len(c.Quads), c.Err)
+		}
+		if err := SameAsReference(c.Doc, c.Graph, c.Quads, c.Err); err != nil {
+			t.Errorf("document %d: %v", i, err)
+		}
 	}
 }
