@@ -94,34 +94,52 @@ func (s *Snapshot) duplicate(rs []*node) {
 // instance (SPEC §2.1a): the skills are distinct nodes, a bare reference
 // resolves to the first in IRI order, and package/name disambiguates.
 func (s *Snapshot) ambiguousNames() {
-	// Keyed by (instance IRI, name) without building a string per skill.
-	byName := make(map[[2]string][]*Skill, len(s.Skills))
-	var keys [][2]string
-	for _, sk := range s.Skills {
-		if sk.Instance == nil {
-			continue
+	// s.Skills is sorted by id, so the skills of one bare name are
+	// adjacent: only a run of two or more is grouped by instance (a map
+	// per run, in first-seen order), not every skill of the snapshot.
+	var keys []string
+	byInst := map[string][]*Skill{}
+	for i := 0; i < len(s.Skills); {
+		j := i + 1
+		for j < len(s.Skills) && s.Skills[j].ID == s.Skills[i].ID {
+			j++
 		}
-		k := [2]string{sk.Instance.IRI, sk.ID}
-		if len(byName[k]) == 0 {
-			keys = append(keys, k)
+		if j-i > 1 {
+			keys = keys[:0]
+			clear(byInst)
+			for _, sk := range s.Skills[i:j] {
+				if sk.Instance == nil {
+					continue
+				}
+				k := sk.Instance.IRI
+				rs := byInst[k]
+				if len(rs) == 0 {
+					keys = append(keys, k)
+				}
+				if len(rs) == 0 || rs[len(rs)-1].IRI != sk.IRI {
+					byInst[k] = append(rs, sk)
+				}
+			}
+			for _, k := range keys {
+				s.ambiguousName(byInst[k])
+			}
 		}
-		if rs := byName[k]; len(rs) == 0 || rs[len(rs)-1].IRI != sk.IRI {
-			byName[k] = append(byName[k], sk)
-		}
+		i = j
 	}
-	for _, k := range keys {
-		sks := byName[k]
-		if len(sks) < 2 {
-			continue
-		}
-		sort.SliceStable(sks, func(i, j int) bool { return sks[i].IRI < sks[j].IRI })
-		var files []string
-		for _, sk := range sks {
-			files = append(files, fileOf(sk.Source))
-		}
-		for _, sk := range sks[1:] {
-			s.add(s.finding(record.CodeSkillNameAmbiguous, sk.Source, sk.Line, sk.IRI,
-				"skill name %q is defined in %s; use package/name to disambiguate", sk.ID, strings.Join(files, " and ")))
-		}
+}
+
+// ambiguousName reports the skills of one bare name in one instance.
+func (s *Snapshot) ambiguousName(sks []*Skill) {
+	if len(sks) < 2 {
+		return
+	}
+	sort.SliceStable(sks, func(i, j int) bool { return sks[i].IRI < sks[j].IRI })
+	var files []string
+	for _, sk := range sks {
+		files = append(files, fileOf(sk.Source))
+	}
+	for _, sk := range sks[1:] {
+		s.add(s.finding(record.CodeSkillNameAmbiguous, sk.Source, sk.Line, sk.IRI,
+			"skill name %q is defined in %s; use package/name to disambiguate", sk.ID, strings.Join(files, " and ")))
 	}
 }

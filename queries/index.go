@@ -73,9 +73,23 @@ func link(nodes []*node) *Snapshot {
 			s.sourceByIRI[src.IRI] = src
 		}
 	}
+	// s.Sources is in node order yet: the k-th source node's entry is
+	// s.Sources[k], and the map answers the last of a run of equal IRIs
+	// (adjacent, nodes are in IRI order), found without hashing again.
+	k := 0
 	for _, n := range nodes {
 		if n.flags&fSource != 0 {
-			src := s.sourceByIRI[n.iri]
+			var src *Source
+			if n.flags&fInstance == 0 {
+				last := k
+				for last+1 < len(s.Sources) && s.Sources[last+1].IRI == n.iri {
+					last++
+				}
+				src = s.Sources[last]
+				k++
+			} else {
+				src = s.sourceByIRI[n.iri]
+			}
 			doc := n.srcDoc
 			in := s.instByDoc[doc]
 			if in == nil {
@@ -206,40 +220,47 @@ func link(nodes []*node) *Snapshot {
 		}
 	}
 	// Stable sorts: one order whatever the algorithm, ties in node order.
-	slices.SortStableFunc(s.Skills, func(a, b *Skill) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortStableFunc(s.Tools, func(a, b *Tool) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortStableFunc(s.Processes, func(a, b *Process) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortStableFunc(s.Beans, func(a, b *Bean) int { return strings.Compare(a.ID, b.ID) })
+	// Nodes are in IRI order, and an id is the end of its IRI, so a kind
+	// is often in id order already: checking costs one pass, a stable sort
+	// of 10k skills several.
+	sortStable(s.Skills, func(a, b *Skill) int { return strings.Compare(a.ID, b.ID) })
+	sortStable(s.Tools, func(a, b *Tool) int { return strings.Compare(a.ID, b.ID) })
+	sortStable(s.Processes, func(a, b *Process) int { return strings.Compare(a.ID, b.ID) })
+	sortStable(s.Beans, func(a, b *Bean) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortStableFunc(s.ToolSkills, func(a, b *ToolSkill) int { return strings.Compare(a.Key, b.Key) })
 	slices.SortStableFunc(s.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
 	sort.Slice(s.Instances, func(i, j int) bool { return s.Instances[i].Name < s.Instances[j].Name })
 	sort.Slice(s.Sources, func(i, j int) bool { return s.Sources[i].IRI < s.Sources[j].IRI })
-	for _, sk := range s.Skills {
-		keepFirst(s.skillByIRI, sk.IRI, sk)
-		keepFirst(s.skillByID, sk.ID, sk)
+	// Lookups answer the first entity of a key in sorted order (of two
+	// nodes sharing an id, a duplicate finding, the first wins): filled
+	// from the last entity to the first, each key is written once per
+	// entity instead of looked up and then written.
+	for i := len(s.Skills) - 1; i >= 0; i-- {
+		sk := s.Skills[i]
+		s.skillByIRI[sk.IRI] = sk
+		s.skillByID[sk.ID] = sk
 		if sk.Instance != nil {
-			keepFirst(s.skillByPkg, [3]string{sk.Instance.IRI, sk.Package, sk.ID}, sk)
-			keepFirst(s.skillByName, [2]string{sk.Instance.IRI, sk.ID}, sk)
+			s.skillByPkg[[3]string{sk.Instance.IRI, sk.Package, sk.ID}] = sk
+			s.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = sk
 		}
 	}
 	s.indexTools()
-	perID := make(map[string]int, len(s.Processes))
-	for _, p := range s.Processes {
-		perID[p.ID]++
-	}
-	for _, p := range s.Processes {
-		keepFirst(s.procByIRI, p.IRI, p)
-		keepFirst(s.procByID, p.ID, p)
-		if perID[p.ID] > 1 {
+	for i := len(s.Processes) - 1; i >= 0; i-- {
+		p := s.Processes[i]
+		s.procByIRI[p.IRI] = p
+		s.procByID[p.ID] = p
+		// Sorted by id: processes sharing one are adjacent.
+		if (i > 0 && s.Processes[i-1].ID == p.ID) || (i+1 < len(s.Processes) && s.Processes[i+1].ID == p.ID) {
 			p.dupOf = fileOf(p.Source)
 		}
 		if p.Instance != nil && p.Stem != "" {
-			keepFirst(s.procByStem, [2]string{p.Instance.IRI, p.Stem}, p)
+			s.procByStem[[2]string{p.Instance.IRI, p.Stem}] = p
 		}
 	}
-	for _, b := range s.Beans {
-		keepFirst(s.beanByIRI, b.IRI, b)
-		keepFirst(s.beanByID, b.ID, b)
+	for i := len(s.Beans) - 1; i >= 0; i-- {
+		b := s.Beans[i]
+		s.beanByIRI[b.IRI] = b
+		s.beanByID[b.ID] = b
 	}
 	for _, tr := range triages {
 		// Resolved like a reference, so a decision recorded before
@@ -255,20 +276,20 @@ func link(nodes []*node) *Snapshot {
 	return s
 }
 
-// keepFirst maps k to v unless k is mapped already: of two nodes sharing an
-// id (a duplicate finding), the first in sorted order answers lookups.
-func keepFirst[K comparable, T any](m map[K]T, k K, v T) {
-	if _, ok := m[k]; !ok {
-		m[k] = v
+// sortStable is slices.SortStableFunc, skipped when xs is in order.
+func sortStable[T any](xs []T, cmp func(a, b T) int) {
+	if !slices.IsSortedFunc(xs, cmp) {
+		slices.SortStableFunc(xs, cmp)
 	}
 }
 
 // indexTools (re)builds the Tool lookups from s.Tools.
 func (s *Snapshot) indexTools() {
 	s.toolByIRI, s.toolByID = make(map[string]*Tool, len(s.Tools)), make(map[string]*Tool, len(s.Tools))
-	for _, t := range s.Tools {
-		keepFirst(s.toolByIRI, t.IRI, t)
-		keepFirst(s.toolByID, t.ID, t)
+	for i := len(s.Tools) - 1; i >= 0; i-- { // the first of a key wins (see link)
+		t := s.Tools[i]
+		s.toolByIRI[t.IRI] = t
+		s.toolByID[t.ID] = t
 	}
 }
 
