@@ -151,15 +151,7 @@ func TestDiscoveryRemembered(t *testing.T) {
 	}
 	a := write("skills/a.md", "---\nname: a\ndescription: A.\n---\n")
 	tl := write("tools/t.json", `{"id": "t", "name": "t", "satisfies": []}`)
-	// st remembers its discovery, ref walks the tree at every run.
-	st, _ := graph.Open(ctx, "memory")
-	ref, _ := graph.Open(ctx, "memory")
-	d := &Discovery{}
-	for _, s := range []*graph.Store{st, ref} {
-		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, ref, d := rememberingAndWalking(t, root)
 	n := write("skills/new.md", "---\nname: new\ndescription: New.\n---\n")
 	write("skills/a.md", "---\nname: a\ndescription: A, edited.\n---\n")
 	steps := []struct {
@@ -200,7 +192,6 @@ func TestDiscoveryRemembered(t *testing.T) {
 // smaller one walks again, so an edited file now over the cap is reported
 // too large, as an ingest walking the tree reports it.
 func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
-	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "conv")
 	a := filepath.Join(root, "skills", "a.md")
 	if err := os.MkdirAll(filepath.Dir(a), 0o755); err != nil {
@@ -209,33 +200,12 @@ func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
 	if err := os.WriteFile(a, []byte("---\nname: a\ndescription: A.\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := graph.Open(ctx, "memory")
-	ref, _ := graph.Open(ctx, "memory")
-	d := &Discovery{}
-	for _, s := range []*graph.Store{st, ref} {
-		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, ref, d := rememberingAndWalking(t, root)
 	long := "---\nname: a\ndescription: " + strings.Repeat("A long one. ", 20) + "\n---\n"
 	if err := os.WriteFile(a, []byte(long), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	small := Options{Only: []string{a}, MaxFileSize: 64}
-	if _, err := Run(ctx, ref, []string{root}, small); err != nil {
-		t.Fatal(err)
-	}
-	small.Discovery = d
-	if _, err := Run(ctx, st, []string{root}, small); err != nil {
-		t.Fatal(err)
-	}
-	want := storeLines(t, ref)
-	if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, "file-too-large") }) {
-		t.Fatal("the walking ingest reports no file-too-large: the fixture does not test the cap")
-	}
-	if got := storeLines(t, st); !slices.Equal(got, want) {
-		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
-	}
+	partialAsWalking(t, root, st, ref, d, Options{Only: []string{a}, MaxFileSize: 64}, "file-too-large")
 }
 
 // TestDiscoveryNotReusedForContext: a partial ingest naming a file other
@@ -243,19 +213,11 @@ func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
 // run, and a full run walks the tree: a file added meanwhile is ingested,
 // as an ingest walking the tree ingests it.
 func TestDiscoveryNotReusedForContext(t *testing.T) {
-	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "harness")
 	if err := os.CopyFS(root, os.DirFS("tsmodule/testdata/harness")); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := graph.Open(ctx, "memory")
-	ref, _ := graph.Open(ctx, "memory")
-	d := &Discovery{}
-	for _, s := range []*graph.Store{st, ref} {
-		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, ref, d := rememberingAndWalking(t, root)
 	module := filepath.Join(root, "tools", "viewers.ts")
 	data, err := os.ReadFile(module)
 	if err != nil {
@@ -274,17 +236,42 @@ func TestDiscoveryNotReusedForContext(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "tools", "added", "index.ts"), sub, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	only := Options{Only: []string{module}}
-	if _, err := Run(ctx, ref, []string{root}, only); err != nil {
+	partialAsWalking(t, root, st, ref, d, Options{Only: []string{module}}, "tools/added/index.ts")
+}
+
+// rememberingAndWalking ingests root into two memory stores through one
+// Discovery, which remembers it: later runs on st use d, runs on ref walk
+// the tree.
+func rememberingAndWalking(t *testing.T, root string) (st, ref *graph.Store, d *Discovery) {
+	t.Helper()
+	ctx := context.Background()
+	st, _ = graph.Open(ctx, "memory")
+	ref, _ = graph.Open(ctx, "memory")
+	d = &Discovery{}
+	for _, s := range []*graph.Store{st, ref} {
+		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, ref, d
+}
+
+// partialAsWalking runs the partial ingest opt on ref walking the tree and
+// on st with d: the stores must be equal, and ref's must hold a line with
+// mark (else the fixture does not test what it should).
+func partialAsWalking(t *testing.T, root string, st, ref *graph.Store, d *Discovery, opt Options, mark string) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := Run(ctx, ref, []string{root}, opt); err != nil {
 		t.Fatal(err)
 	}
-	only.Discovery = d
-	if _, err := Run(ctx, st, []string{root}, only); err != nil {
+	opt.Discovery = d
+	if _, err := Run(ctx, st, []string{root}, opt); err != nil {
 		t.Fatal(err)
 	}
 	want := storeLines(t, ref)
-	if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, "tools/added/index.ts") }) {
-		t.Fatal("the walking ingest did not ingest the added file: the fixture does not test it")
+	if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, mark) }) {
+		t.Fatalf("the walking ingest's store has no %q: the fixture does not test it", mark)
 	}
 	if got := storeLines(t, st); !slices.Equal(got, want) {
 		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
