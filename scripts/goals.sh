@@ -109,7 +109,7 @@ for step in $STEPS; do
 		row "dashboard mix, 32 clients, $DURATION, cache warm" "$res; server peak $(kb "$(hwm "$pid")")" "$l"
 		l=$(load)
 		res=$("$WORK/loadgen" -url "$URL/graphql" -c 32 -d "$DURATION" -vary text | tail -1)
-		row "dashboard mix, 32 clients, $DURATION, every query new (\`-vary text\`)" "$res; server peak $(kb "$(hwm "$pid")")" "$l"
+		row "dashboard mix, 32 clients, $DURATION, new query text per request (\`-vary text\`: the whole-answer cache missed, root fields asked before still shared)" "$res; server peak $(kb "$(hwm "$pid")")" "$l"
 		stop "$pid"
 		;;
 	*)
