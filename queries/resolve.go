@@ -28,8 +28,10 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
-		if sk := s.skillByIRI[jsonld.Mint(o.IRI, "skill", id)]; sk != nil {
-			return sk
+		if c, ok := mintOther(iri, o.IRI, "skill", id); ok {
+			if sk := s.skillByIRI[c]; sk != nil {
+				return sk
+			}
 		}
 		if i := strings.LastIndexByte(id, '/'); i >= 0 {
 			if sk := s.skillByPkg[[3]string{o.IRI, id[:i], id[i+1:]}]; sk != nil {
@@ -56,8 +58,10 @@ func resolveMinted[T any](s *Snapshot, in *Instance, byIRI map[string]*T, kind, 
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
-		if v := byIRI[jsonld.Mint(o.IRI, kind, id)]; v != nil {
-			return v
+		if c, ok := mintOther(iri, o.IRI, kind, id); ok {
+			if v := byIRI[c]; v != nil {
+				return v
+			}
 		}
 	}
 	return nil
@@ -70,8 +74,10 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
-		if p := s.procByIRI[jsonld.Mint(o.IRI, "process", id)]; p != nil {
-			return p
+		if c, ok := mintOther(iri, o.IRI, "process", id); ok {
+			if p := s.procByIRI[c]; p != nil {
+				return p
+			}
 		}
 		if p := s.procByStem[[2]string{o.IRI, id}]; p != nil {
 			return p
@@ -99,4 +105,16 @@ func (s *Snapshot) resolveToolID(in *Instance, id string) *Tool {
 		return nil
 	}
 	return s.resolveTool(in, jsonld.Mint(in.IRI, "tool", id))
+}
+
+// mintOther is jsonld.Mint(doc, kind, id), and false when that is iri
+// itself, already looked up and not found: a reference minted in the
+// referrer's own instance (most are) is not minted again and hashed a
+// second time.
+func mintOther(iri, doc, kind, id string) (string, bool) {
+	if rest, ok := strings.CutPrefix(iri, doc); ok && len(rest) > len(kind)+1 && rest[0] == '#' &&
+		rest[1:1+len(kind)] == kind && rest[1+len(kind)] == '/' && rest[2+len(kind):] == jsonld.Escape(id) {
+		return "", false
+	}
+	return jsonld.Mint(doc, kind, id), true
 }
