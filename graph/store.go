@@ -641,6 +641,14 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 			return err
 		}
 	}
+	return s.finishKV(ctx, old, next, dels, adds, changes, leftovers)
+}
+
+// finishKV is the last transaction of an ingest into bbolt: the deltas
+// left, the stamps, the checkpoint and so the version bump, committed
+// together or not at all. leftovers says the store held quads at version
+// 0 before the ingest (see writeKV).
+func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, changes []Change, leftovers bool) (err error) {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}

@@ -101,7 +101,7 @@ type unit struct {
 // Run ingests the corpora rooted at roots into store. A run that fails
 // before writing leaves the store untouched. It is Prepare then Apply.
 func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
-	p, err := Prepare(ctx, store, roots, opt)
+	p, err := prepareRun(ctx, store, roots, opt, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,6 +121,9 @@ type Prepared struct {
 	changes []graph.Change
 	start   time.Time
 	log     *slog.Logger
+	// first, if set, holds the first ingest into an empty store, its
+	// quads written while they were converted (Run only): Apply commits it.
+	first *graph.FirstWriter
 }
 
 // Changes are the graph changes Apply will commit (nil when nothing
@@ -132,6 +135,13 @@ func (p *Prepared) Changes() []graph.Change { return p.changes }
 // of the changed files and the list of graphs to remove. The store is
 // only read.
 func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (*Prepared, error) {
+	return prepareRun(ctx, store, roots, opt, false)
+}
+
+// prepareRun is Prepare; with stream set, the first ingest into an empty
+// bbolt store is written while it is converted (see graph.FirstWriter),
+// and the store stays locked until Apply.
+func prepareRun(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (*Prepared, error) {
 	start := time.Now()
 	log := opt.Logger
 	if log == nil {
@@ -141,13 +151,13 @@ func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	if err != nil {
 		return nil, err
 	}
-	res, err := prepare(ctx, store, roots, opt)
+	res, first, err := prepare(ctx, store, roots, opt, stream)
 	if err != nil {
 		return nil, err
 	}
 	changes := res.Changes
 	res.Changes = nil // set by Apply once they are committed
-	return &Prepared{Base: base, res: res, changes: changes, start: start, log: log}, nil
+	return &Prepared{Base: base, res: res, changes: changes, start: start, log: log, first: first}, nil
 }
 
 // Apply writes a prepared ingest to the store (one graph.Apply, nothing
@@ -169,7 +179,14 @@ func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error
 		res.Version, res.Duration = v, time.Since(p.start)
 		return res, err
 	}
-	v, err := store.Apply(ctx, p.changes)
+	var v int64
+	var err error
+	if p.first != nil {
+		v, err = p.first.Commit(ctx, p.changes)
+		p.first = nil
+	} else {
+		v, err = store.Apply(ctx, p.changes)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("store %s: %w", graphsOf(p.changes), err)
 	}
@@ -198,12 +215,22 @@ func (p *Prepared) putStamps(ctx context.Context, store *graph.Store) {
 }
 
 // prepare is Prepare without the bookkeeping: its result's Changes are
-// the changes to commit.
-func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
+// the changes to commit. With stream set and an empty bbolt store, the
+// changes are already being written: the FirstWriter returned commits them.
+func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (Result, *graph.FirstWriter, error) {
+	res, first, err := prepareUnits(ctx, store, roots, opt, stream)
+	if err != nil && first != nil {
+		first.Abort() // the version stays 0: nothing is served
+		first = nil
+	}
+	return res, first, err
+}
+
+func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (_ Result, first *graph.FirstWriter, _ error) {
 	var units []*unit
 	corpora, err := discoverCorpora(ctx, roots, opt)
 	if err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	defer func() {
 		for _, c := range corpora {
@@ -216,7 +243,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	}
 	only, gone, err := subset(ctx, store, corpora, opt.Only)
 	if err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	sp := &stamper{start: time.Now()}
 	if only == nil {
@@ -233,12 +260,12 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		c.Instance.Root = c.Root
 		rf, err := replacedInstance(ctx, store, c)
 		if err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		c.Findings = append(c.Findings, rf...)
 		us, err := parseSources(ctx, c, opt, only, sp)
 		if err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		units = append(units, us...)
 		files += len(c.Sources)
@@ -259,7 +286,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		}
 		same, err := store.HasDigest(ctx, label, u.digest)
 		if err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		if same {
 			res.Skipped++
@@ -275,21 +302,12 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		}
 		changed = append(changed, u)
 	}
-	// Only changed files are converted: json-gold is the expensive step.
-	if err := convert(ctx, changed, opt); err != nil {
-		return Result{}, err
-	}
-	var changes []graph.Change
-	for _, u := range changed {
-		changes = append(changes, graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads, Stamp: u.stamp})
-		res.Changed++
-		res.Quads += len(u.quads)
-	}
 	// Graphs of files that disappeared from an ingested instance: those
-	// named in Only, or in a full run every stored one not read now.
+	// named in Only, or in a full run every stored one not read now. Read
+	// before the conversion, which may hold the store (stream).
+	var removed []graph.Change
 	for _, l := range gone {
-		changes = append(changes, graph.Change{Graph: l, Delete: true})
-		res.Removed++
+		removed = append(removed, graph.Change{Graph: l, Delete: true})
 	}
 	for name := range instances {
 		if only != nil {
@@ -304,17 +322,118 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		}
 		labels, err := store.SourcesOf(ctx, doc)
 		if err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		for _, l := range labels {
 			if !keep[l] {
-				changes = append(changes, graph.Change{Graph: l, Delete: true})
-				res.Removed++
+				removed = append(removed, graph.Change{Graph: l, Delete: true})
 			}
 		}
 	}
+	// Only changed files are converted: json-gold is the expensive step.
+	if stream && only == nil && len(changed) > 0 && len(removed) == 0 && len(res.stamps) == 0 {
+		// Every file changed and none is gone: the store may be empty,
+		// and then its first ingest is written while it is converted.
+		if first, err = store.BeginFirst(ctx); err != nil {
+			return Result{}, nil, err
+		}
+	}
+	if first != nil {
+		err = convertStreaming(ctx, changed, opt, first)
+	} else {
+		err = convert(ctx, changed, opt, 0, nil)
+	}
+	if err != nil {
+		return Result{}, first, err
+	}
+	var changes []graph.Change
+	for _, u := range changed {
+		changes = append(changes, u.change())
+		res.Changed++
+		res.Quads += len(u.quads)
+	}
+	changes = append(changes, removed...)
+	res.Removed = len(removed)
 	res.Changes = changes
-	return res, nil
+	return res, first, nil
+}
+
+// change is the graph change of a converted unit.
+func (u *unit) change() graph.Change {
+	return graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads, Stamp: u.stamp}
+}
+
+// streamWindow is the number of units convertStreaming converts, and
+// then writes, together: written in the order of units, as Apply does, a
+// package's graphs (which share nodes) land in the same Cayley calls;
+// written in the order of the conversion batches, which take units far
+// apart, they cost Cayley a quarter more CPU (measured at 10k).
+var streamWindow = 32 * convertBatch // a variable for tests
+
+// streamWritten, when set (tests), is called after each window is handed
+// to the store write.
+var streamWritten func(*graph.FirstWriter)
+
+// convertStreaming is convert with each window of units handed to first
+// as soon as it is converted, in the order of units, on a goroutine of
+// its own (the store write) while the conversion goes on. A write
+// failure stops the conversion; a conversion failure or a cancel stops
+// the write (the caller aborts it).
+func convertStreaming(ctx context.Context, units []*unit, opt Options, first *graph.FirstWriter) error {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	index := make(map[*unit]int, len(units))
+	for i, u := range units {
+		index[u] = i
+	}
+	windows := (len(units) + streamWindow - 1) / streamWindow
+	// Room for every batch: a worker never waits for the writer.
+	ready := make(chan []*unit, len(units)/convertBatch+windows+opt.Workers+1)
+	var werr error
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		left := make([]int, windows) // units of each window not converted yet
+		for w := range left {
+			left[w] = min(streamWindow, len(units)-w*streamWindow)
+		}
+		next := 0 // the first window not written
+		for batch := range ready {
+			if werr != nil {
+				continue
+			}
+			for _, u := range batch {
+				left[index[u]/streamWindow]--
+			}
+			for ; next < windows && left[next] == 0; next++ {
+				win := units[next*streamWindow : min((next+1)*streamWindow, len(units))]
+				cs := make([]graph.Change, 0, len(win))
+				for _, u := range win {
+					if u.err == nil {
+						cs = append(cs, u.change())
+					}
+				}
+				if err := first.Add(ctx, cs); err != nil {
+					werr = fmt.Errorf("store %s: %w", graphsOf(cs), err)
+					cancel(werr)
+					break
+				}
+				if streamWritten != nil {
+					streamWritten(first)
+				}
+			}
+		}
+	}()
+	err := convert(ctx, units, opt, streamWindow, func(batch []*unit) { ready <- batch })
+	close(ready)
+	<-written
+	if werr != nil {
+		return werr
+	}
+	return err
 }
 
 // graphsOf names the graphs of a failed commit (the first few and how
@@ -332,9 +451,18 @@ func graphsOf(changes []graph.Change) string {
 	return fmt.Sprintf("%d graphs (%s)", len(changes), strings.Join(names, ", "))
 }
 
+// convertBatch is the number of documents of one json-gold RDF step.
+const convertBatch = 32
+
 // convert turns each unit into quads on all cores, in batches
 // (jsonld.ToQuadsBatch): json-gold costs about a millisecond per document.
-func convert(ctx context.Context, units []*unit, opt Options) error {
+//
+// done, if set, is called with each batch once it is converted, from the
+// worker that converted it.
+//
+// window, if positive, converts units in windows of that many, one after
+// the other, each window's batches taken from it alone (see below).
+func convert(ctx context.Context, units []*unit, opt Options, window int, done func([]*unit)) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -342,7 +470,7 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 	work := make(chan []*unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	done := 0
+	converted := 0
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -356,10 +484,13 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 				for i, u := range batch {
 					u.quads, u.err = cs[i].Quads, cs[i].Err
 				}
+				if done != nil {
+					done(batch)
+				}
 				if opt.Progress != nil {
 					mu.Lock()
-					done += len(batch)
-					opt.Progress(done, len(units))
+					converted += len(batch)
+					opt.Progress(converted, len(units))
 					mu.Unlock()
 				}
 			}
@@ -368,18 +499,25 @@ func convert(ctx context.Context, units []*unit, opt Options) error {
 	// A batch is converted with one json-gold RDF step where its
 	// documents share no subject; a package's skills (which share the
 	// package node) sit together in units, so a batch takes units far
-	// apart: batch b is units b, b+n, b+2n, … of n batches.
-	const batchSize = 32
-	n := (len(units) + batchSize - 1) / batchSize
-	for b := range n {
-		if ctx.Err() != nil {
-			break
+	// apart: batch b is units b, b+n, b+2n, … of n batches (of the
+	// window, when one is given).
+	if window <= 0 {
+		window = len(units)
+	}
+dispatch:
+	for ws := 0; ws < len(units); ws += window {
+		win := units[ws:min(ws+window, len(units))]
+		n := (len(win) + convertBatch - 1) / convertBatch
+		for b := range n {
+			if ctx.Err() != nil {
+				break dispatch
+			}
+			var batch []*unit
+			for i := b; i < len(win); i += n {
+				batch = append(batch, win[i])
+			}
+			work <- batch
 		}
-		var batch []*unit
-		for i := b; i < len(units); i += n {
-			batch = append(batch, units[i])
-		}
-		work <- batch
 	}
 	close(work)
 	wg.Wait()
