@@ -27,6 +27,12 @@ SG=$WORK/sg
 CORPUS=$WORK/corpus
 [ -d "$CORPUS" ] || "$SG" gen --skills "$SKILLS" "$CORPUS" >/dev/null
 URL=http://127.0.0.1:$PORT
+if curl -s -o /dev/null "$URL/readyz"; then
+	echo "something already answers on $URL: stop it or set PORT" >&2
+	exit 2
+fi
+# A row that fails must not leave its server answering the next row.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'; }
@@ -92,7 +98,7 @@ for step in $STEPS; do
 		"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/watch.log" 2>&1 &
 		pid=$!
 		ready "$pid" durable
-		file=$(grep -rl '^description: ' "$CORPUS/skills" | sort | head -1)
+		file=$(grep -rl '^description: ' "$CORPUS/skills" | sort | awk 'NR == 1') # awk reads it all: no SIGPIPE under pipefail
 		l=$(load)
 		res=$("$WORK/watchlat" -url "$URL/graphql" -file "$file" -n 10 | tail -1)
 		row "one edited file visible under \`serve --watch\`" "$res" "$l"
