@@ -222,7 +222,7 @@ func (d *Document) fieldKey(op *ast.OperationDefinition, f *ast.Field, v Viewer,
 		h.Write([]byte{0})
 	}
 	part("field")
-	part(boolStr(v.CanRecord) + boolStr(v.ReadOnly))
+	part(v.Key())
 	part(text)
 	frags := map[string]string{}
 	todo := []string{text}
@@ -311,13 +311,6 @@ func (d *Document) variableDefinition(op *ast.OperationDefinition, name string) 
 		}
 	}
 	return ""
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }
 
 func mapValues(m map[string]string) []string {

@@ -12,6 +12,20 @@ type Viewer struct {
 	ReadOnly  bool `json:"readOnly"`  // the server has mutations disabled
 }
 
+// Key is the viewer as it takes part in cache keys ("1" or "0" for
+// CanRecord, then for ReadOnly): it decides part of the answer, so the
+// response cache and the shared root fields both key on it.
+func (v Viewer) Key() string {
+	return boolDigit(v.CanRecord) + boolDigit(v.ReadOnly)
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
 type viewerKey struct{}
 
 // WithViewer returns a context that answers the viewer field.

@@ -120,18 +120,11 @@ func cacheKey(version int64, mediaType string, v api.Viewer, req api.Request) st
 	vars, _ := json.Marshal(req.Variables)
 	h := sha256.New()
 	for _, part := range []string{
-		mediaType, boolStr(v.CanRecord), boolStr(v.ReadOnly), req.OperationName, api.NormalizeQuery(req.Query), string(vars),
+		mediaType, v.Key(), req.OperationName, api.NormalizeQuery(req.Query), string(vars),
 	} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
 	_ = version // the version is the cache's own (sync) and the ETag's
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }
