@@ -349,6 +349,17 @@ type Change struct {
 	Stamp []byte
 }
 
+// ChangesOf makes one writing Change per graph of byGraph, in graph-name
+// order, so a write from a file read back (import, loadnq) is the same
+// whatever order the file listed its graphs in.
+func ChangesOf(byGraph map[string][]quad.Quad) []Change {
+	changes := make([]Change, 0, len(byGraph))
+	for _, g := range slices.Sorted(maps.Keys(byGraph)) {
+		changes = append(changes, Change{Graph: g, Quads: byGraph[g]})
+	}
+	return changes
+}
+
 // batchSize bounds one ApplyDeltas call on bbolt and memstore (all calls of
 // an ingest share one bbolt transaction): Cayley's kv ApplyDeltas buffers
 // a call's index updates in maps, and calls of a few thousand deltas were

@@ -132,16 +132,7 @@ func readExport(r *bufio.Reader, format string) ([]graph.Change, int, error) {
 	if n == 0 {
 		return nil, 0, errors.New("no quads: an empty file is not an export (export an empty store gives no file worth restoring)")
 	}
-	labels := make([]string, 0, len(byGraph))
-	for l := range byGraph {
-		labels = append(labels, l)
-	}
-	sort.Strings(labels)
-	changes := make([]graph.Change, 0, len(labels))
-	for _, l := range labels {
-		changes = append(changes, graph.Change{Graph: l, Quads: byGraph[l]})
-	}
-	return changes, n, nil
+	return graph.ChangesOf(byGraph), n, nil
 }
 
 // replaceAll adds the deletion of every graph the store holds that the

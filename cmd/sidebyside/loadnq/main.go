@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"time"
 
 	"github.com/cayleygraph/quad"
@@ -67,15 +66,7 @@ func run(url, path string) error {
 		n++
 	}
 	parsed := time.Since(start)
-	labels := make([]string, 0, len(byGraph))
-	for l := range byGraph {
-		labels = append(labels, l)
-	}
-	sort.Strings(labels)
-	changes := make([]graph.Change, 0, len(labels))
-	for _, l := range labels {
-		changes = append(changes, graph.Change{Graph: l, Quads: byGraph[l]})
-	}
+	changes := graph.ChangesOf(byGraph)
 	s, err := graph.Open(ctx, url)
 	if err != nil {
 		return err
@@ -89,6 +80,6 @@ func run(url, path string) error {
 		return err
 	}
 	fmt.Printf("loaded %d quads in %d graphs into %s: graph version %d (parse %.3fs, total %.3fs)\n",
-		n, len(labels), url, v, parsed.Seconds(), time.Since(start).Seconds())
+		n, len(changes), url, v, parsed.Seconds(), time.Since(start).Seconds())
 	return nil
 }
