@@ -119,7 +119,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
 		return
 	}
-	authCode, _ := h.authorize(r)
+	authCode, authMsg := h.authorize(r)
 	viewer := api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""}
 	// Whether these answers are of a version committed to the store (a
 	// cold start serves them before, docs/http.md).
@@ -169,11 +169,11 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")
 			return
 		}
-		if code, msg := h.authorize(r); code != 0 {
-			if code == http.StatusUnauthorized {
+		if authCode != 0 {
+			if authCode == http.StatusUnauthorized {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
 			}
-			gqlError(w, code, ctype, msg)
+			gqlError(w, authCode, ctype, authMsg)
 			return
 		}
 		if !durable {
