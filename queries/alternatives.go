@@ -44,7 +44,7 @@ func (t *Tool) Signature() string {
 	return strings.Join(in, "\x1e") + "\x1d" + strings.Join(out, "\x1e") + "\x1d" + strings.Join(r, "\x1e") + "\x1d" + strings.Join(m, "\x1e")
 }
 
-func (s *Snapshot) alternatives() {
+func (s *Snapshot) alternatives(out *findings) {
 	var a Alternatives
 	alt := map[*Tool]map[*Tool]bool{}
 	for _, sk := range s.Skills {
@@ -89,7 +89,7 @@ func (s *Snapshot) alternatives() {
 		sort.Slice(t.Alternatives, func(i, j int) bool { return t.Alternatives[i].ID < t.Alternatives[j].ID })
 		if len(t.Alternatives) > 0 && !t.HasSelection() {
 			a.MissingSelection = append(a.MissingSelection, t)
-			s.add(s.finding(record.CodeAlternativeWithoutSelection, t.Source, t.Line, t.IRI,
+			out.add(s.finding(record.CodeAlternativeWithoutSelection, t.Source, t.Line, t.IRI,
 				"tool %s has alternatives (%s) but no complete selection {when, limits, cost}: an agent cannot choose",
 				t.ID, toolIDs(t.Alternatives)))
 		}

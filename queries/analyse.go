@@ -6,21 +6,47 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
-// analyse resolves references and runs every analysis, in dependency order.
+// analyse resolves references and runs every analysis, in dependency
+// order, on two goroutines where the order allows (an Update under --watch
+// waits for all of it): coverage then reachability then workflow states on
+// one; the checks, the workflow plan, then alternatives, gating and
+// programs (once coverage is known) on the other. Each analysis writes its
+// own fields of the entities and its own findings; the findings are
+// joined in one fixed order, so the answers do not depend on the schedule.
 func (s *Snapshot) analyse() {
-	s.resolve()
-	s.checkEntrypoints()
-	s.checkInstanceNames()
-	s.checkBeans()
-	s.checkTriggers()
-	s.coverage()
-	s.alternatives()
-	s.reachability()
-	s.workflows()
-	s.gating()
-	s.programs()
+	var res findings
+	s.resolve(&res)
+	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
+	covered := make(chan struct{})
+	done := make(chan struct{})
+	var plan *workflowPlan
+	go func() {
+		defer close(done)
+		s.checkEntrypoints(&entry)
+		s.checkInstanceNames(&inst)
+		s.checkBeans(&beans)
+		s.checkTriggers(&triggers)
+		plan = s.planWorkflows()
+		<-covered
+		s.alternatives(&alt)
+		s.gating(&gate)
+		s.programs(&progs)
+	}()
+	s.coverage(&cov)
+	close(covered)
+	s.reachability(&reach)
+	<-done
+	s.workflows(plan)
+	for _, fs := range []findings{res, entry, inst, beans, triggers, cov, alt, reach, gate, progs} {
+		s.Findings = append(s.Findings, fs...)
+	}
 	s.sortFindings()
 }
+
+// findings collects one analysis's findings in the order it makes them.
+type findings []Finding
+
+func (fs *findings) add(f Finding) { *fs = append(*fs, f) }
 
 func (s *Snapshot) add(f Finding) { s.Findings = append(s.Findings, f) }
 

@@ -17,7 +17,7 @@ var beanParentTypes = map[string][]string{
 
 // checkBeans checks the bean hierarchy (SPEC §2.6): parent types and
 // cycles; dangling bean references are reported where they are resolved.
-func (s *Snapshot) checkBeans() {
+func (s *Snapshot) checkBeans(out *findings) {
 	for _, b := range s.Beans {
 		if b.Parent != nil && b.Parent != b {
 			allowed, known := beanParentTypes[b.Type]
@@ -27,7 +27,7 @@ func (s *Snapshot) checkBeans() {
 				if len(allowed) > 0 {
 					want = "a parent of type " + strings.Join(allowed, " or ")
 				}
-				s.add(s.finding(record.CodeBeanParentType, b.Source, b.Line, b.IRI,
+				out.add(s.finding(record.CodeBeanParentType, b.Source, b.Line, b.IRI,
 					"bean %s is a %s under %s, a %s; a %s takes %s", b.ID, b.Type, b.Parent.ID, b.Parent.Type, b.Type, want))
 			}
 		}
@@ -62,7 +62,7 @@ func (s *Snapshot) checkBeans() {
 				files = append(files, fileOf(b.Source))
 			}
 			first := comp[0]
-			s.add(s.finding(record.CodeBeanCycle, first.Source, first.Line, first.IRI,
+			out.add(s.finding(record.CodeBeanCycle, first.Source, first.Line, first.IRI,
 				"%s cycle between beans %s (files %s)", kind.name, strings.Join(ids, ", "), strings.Join(files, ", ")))
 		}
 	}

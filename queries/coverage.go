@@ -58,7 +58,7 @@ const (
 	contractContradicted
 )
 
-func (s *Snapshot) coverage() {
+func (s *Snapshot) coverage(out *findings) {
 	// Unreadable contracts, once per skill and direction.
 	for _, sk := range s.Skills {
 		for _, c := range []struct {
@@ -71,14 +71,14 @@ func (s *Snapshot) coverage() {
 				continue
 			}
 			if s.Contracts[c.iri] == nil {
-				s.add(s.finding(record.CodeContractUnreadable, sk.Source, c.line, sk.IRI,
+				out.add(s.finding(record.CodeContractUnreadable, sk.Source, c.line, sk.IRI,
 					"skill %s declares %s contract %q, which is missing or not valid JSON", sk.ID, c.dir, c.ref))
 			}
 		}
 	}
 	for _, t := range s.Tools {
 		for _, sk := range t.Satisfies {
-			if s.checkContract(t, sk) == contractContradicted {
+			if s.checkContract(t, sk, out) == contractContradicted {
 				sk.Contradicted = append(sk.Contradicted, t)
 				continue
 			}
@@ -119,13 +119,13 @@ func (s *Snapshot) coverage() {
 			src := s.sourceByPath(in, in.File)
 			switch {
 			case sk == nil:
-				s.add(s.finding(record.CodeExemptionStale, src, e.Line, "",
+				out.add(s.finding(record.CodeExemptionStale, src, e.Line, "",
 					"coverage.exempt names %q, which is no skill", e.Skill))
 			case sk.Covered:
-				s.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
+				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
 					"coverage.exempt lists %s (%s), but it is covered by %s", sk.ID, e.State, toolIDs(sk.Tools)))
 			case sk.Tier != "A":
-				s.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
+				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
 					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.ID, e.State, sk.Tier))
 			default:
 				if !sk.Exempt {
@@ -239,12 +239,12 @@ func (s *Snapshot) scriptsFor(sk *Skill) []*Script {
 
 // checkContract checks T satisfies S against S's input contract (SPEC §5.2)
 // and records the findings.
-func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
+func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractState {
 	if sk.InputRef == "" {
 		return contractNotChecked
 	}
 	if record.ContractExternal(sk.InputRef) {
-		s.add(s.finding(record.CodeContractExternal, t.Source, t.Line, t.IRI,
+		out.add(s.finding(record.CodeContractExternal, t.Source, t.Line, t.IRI,
 			"tool %s satisfies %s, whose input contract %s is external: not fetched, not checked", t.ID, sk.ID, sk.InputRef))
 		return contractExternal
 	}
@@ -267,7 +267,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 	}
 	if len(missing) > 0 {
 		state = contractContradicted
-		s.add(s.finding(record.CodeContractRequiredMissing, t.Source, t.Line, t.IRI,
+		out.add(s.finding(record.CodeContractRequiredMissing, t.Source, t.Line, t.IRI,
 			"tool %s cannot perform %s: the contract %s requires [%s] but the tool accepts [%s] (missing: %s)",
 			t.ID, sk.ID, c.Path, strings.Join(c.Required, ", "), strings.Join(names, ", "), strings.Join(missing, ", ")))
 	}
@@ -282,7 +282,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 		if p == nil {
 			for _, in := range t.Inputs {
 				if _, exact := c.Properties[in.Name]; !exact && nearMiss(in.Name, name) {
-					s.add(s.finding(record.CodeContractNameNearMiss, t.Source, t.Line, t.IRI,
+					out.add(s.finding(record.CodeContractNameNearMiss, t.Source, t.Line, t.IRI,
 						"tool %s input %q looks like contract %s property %q: same name after case and separator folding, or one a suffix of the other",
 						t.ID, in.Name, c.Path, name))
 				}
@@ -297,7 +297,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill) contractState {
 			continue
 		}
 		state = contractContradicted
-		s.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
+		out.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
 			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, want))
 	}
 	return state

@@ -139,14 +139,29 @@ var analysisSteps = []struct {
 	name string
 	run  func(*Snapshot)
 }{
-	{"resolve", (*Snapshot).resolve},
-	{"checks", func(s *Snapshot) { s.checkEntrypoints(); s.checkInstanceNames(); s.checkBeans(); s.checkTriggers() }},
-	{"coverage", (*Snapshot).coverage},
-	{"alternatives", (*Snapshot).alternatives},
-	{"reachability", (*Snapshot).reachability},
-	{"workflows", (*Snapshot).workflows},
-	{"gating", func(s *Snapshot) { s.gating(); s.programs() }},
+	{"resolve", kept((*Snapshot).resolve)},
+	{"checks", kept(func(s *Snapshot, out *findings) {
+		s.checkEntrypoints(out)
+		s.checkInstanceNames(out)
+		s.checkBeans(out)
+		s.checkTriggers(out)
+	})},
+	{"coverage", kept((*Snapshot).coverage)},
+	{"alternatives", kept((*Snapshot).alternatives)},
+	{"reachability", kept((*Snapshot).reachability)},
+	{"workflows", func(s *Snapshot) { s.workflows(s.planWorkflows()) }},
+	{"gating", kept(func(s *Snapshot, out *findings) { s.gating(out); s.programs(out) })},
 	{"findings", (*Snapshot).sortFindings},
+}
+
+// kept runs an analysis and keeps its findings in the snapshot, as
+// analyse does, so the findings step sorts as many as it does there.
+func kept(run func(*Snapshot, *findings)) func(*Snapshot) {
+	return func(s *Snapshot) {
+		var out findings
+		run(s, &out)
+		s.Findings = append(s.Findings, out...)
+	}
 }
 
 // benchEngine runs the engine benchmarks on the fixture of n skills:

@@ -13,8 +13,8 @@ const gateBodyLimit = 2 << 10
 
 // gating records, per Tool, the required tool skills that gate it, and
 // reports server-wide gates with heavy bodies.
-func (s *Snapshot) gating() {
-	s.checkProfiles()
+func (s *Snapshot) gating(out *findings) {
+	s.checkProfiles(out)
 	for _, ts := range s.ToolSkills {
 		if !ts.Required {
 			continue
@@ -23,7 +23,7 @@ func (s *Snapshot) gating() {
 			t.GatedBy = append(t.GatedBy, ts)
 		}
 		if s.Profile == "" && hasServerLeaf(ts.Trigger) && ts.BodyBytes > gateBodyLimit {
-			s.add(s.finding(record.CodeGateTooWide, ts.Source, ts.Line, ts.IRI,
+			out.add(s.finding(record.CodeGateTooWide, ts.Source, ts.Line, ts.IRI,
 				"required tool skill %s is triggered by a whole MCP server and its body is %d bytes (over %d): every tool of the server pays for loading it",
 				ts.Key, ts.BodyBytes, gateBodyLimit))
 		}
@@ -85,7 +85,7 @@ func installs(t *Tool, prog string) bool {
 
 func installNone(t *Tool) bool { return strings.Contains(t.InstallJSON, `"none":true`) }
 
-func (s *Snapshot) programs() {
+func (s *Snapshot) programs(out *findings) {
 	byName := map[string]*Program{}
 	for _, t := range s.Tools {
 		name, dyn := t.program()
@@ -129,7 +129,7 @@ func (s *Snapshot) programs() {
 			if installNone(t) {
 				continue
 			}
-			s.add(s.finding(record.CodeProgramNotInstalled, t.Source, t.Line, t.IRI,
+			out.add(s.finding(record.CodeProgramNotInstalled, t.Source, t.Line, t.IRI,
 				"tool %s runs %q, which no Tool installs (and its install is not none): skills %s break where it is missing",
 				t.ID, p.Name, skillIDs(p.Skills)))
 		}

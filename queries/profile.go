@@ -112,7 +112,7 @@ func (s *Snapshot) WithProfile(name string) (*Snapshot, error) {
 }
 
 // checkProfiles reports profile tool ids that name no Tool.
-func (s *Snapshot) checkProfiles() {
+func (s *Snapshot) checkProfiles(out *findings) {
 	if s.Profile != "" {
 		return
 	}
@@ -126,7 +126,7 @@ func (s *Snapshot) checkProfiles() {
 		for _, n := range names {
 			for _, id := range in.Profiles[n].Tools {
 				if s.resolveToolID(in, id) == nil {
-					s.add(s.finding(record.CodeProfileUnknownTool, src, 1, "",
+					out.add(s.finding(record.CodeProfileUnknownTool, src, 1, "",
 						"profile %s lists tool %q, which is no Tool", n, id))
 				}
 			}

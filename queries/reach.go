@@ -97,7 +97,7 @@ func (r *Reachability) id(key string) int32 {
 	return id
 }
 
-func (s *Snapshot) reachability() {
+func (s *Snapshot) reachability(out *findings) {
 	// Sized for every entity node (MCP listing nodes come on top): growing
 	// the id table and its slices was a third of this analysis's
 	// allocations at 10k skills.
@@ -259,7 +259,7 @@ func (s *Snapshot) reachability() {
 		}
 		if !p.Reachable {
 			r.UnreachableProcesses = append(r.UnreachableProcesses, p)
-			s.add(s.finding(record.CodeProcessUnreachable, p.Source, p.Line, p.IRI,
+			out.add(s.finding(record.CodeProcessUnreachable, p.Source, p.Line, p.IRI,
 				"process %s is reached by no entry point, call or Tool", p.ID))
 		}
 	}
@@ -268,7 +268,7 @@ func (s *Snapshot) reachability() {
 		t.Reachable = t.Witness != nil
 		if !t.Reachable {
 			r.UnreachableTools = append(r.UnreachableTools, t)
-			s.add(s.finding(record.CodeToolUnreachable, t.Source, t.Line, t.IRI,
+			out.add(s.finding(record.CodeToolUnreachable, t.Source, t.Line, t.IRI,
 				"tool %s is reached by no process, transport or trigger: a command nothing invokes", t.ID))
 		}
 		if !t.HasCommand() && (t.InProcess != "" || t.Manual) {
@@ -277,7 +277,7 @@ func (s *Snapshot) reachability() {
 			if t.InProcess != "" {
 				how = "inProcess"
 			}
-			s.add(s.finding(record.CodeToolNoCommand, t.Source, t.Line, t.IRI,
+			out.add(s.finding(record.CodeToolNoCommand, t.Source, t.Line, t.IRI,
 				"tool %s is only invoked %s: a mechanism with no command", t.ID, how))
 		}
 	}
@@ -294,7 +294,7 @@ func (s *Snapshot) reachability() {
 		sk.Reachable = sk.Witness != nil
 		if sk.Covered && !sk.Reachable {
 			r.CoveredNotReachable = append(r.CoveredNotReachable, sk)
-			s.add(s.finding(record.CodeCoveredNotReachable, sk.Source, sk.Line, sk.IRI,
+			out.add(s.finding(record.CodeCoveredNotReachable, sk.Source, sk.Line, sk.IRI,
 				"skill %s is covered by %s, but no process, transport or trigger reaches it or its Tools", sk.ID, toolIDs(sk.Tools)))
 		}
 	}
@@ -314,7 +314,7 @@ func (s *Snapshot) reachability() {
 			continue
 		}
 		ids := processIDs(comp)
-		s.add(s.finding(record.CodeCallCycle, comp[0].Source, comp[0].Line, comp[0].IRI,
+		out.add(s.finding(record.CodeCallCycle, comp[0].Source, comp[0].Line, comp[0].IRI,
 			"call cycle between processes %s; it is followed once and never looped on", strings.Join(ids, " → ")))
 	}
 	s.Reach = r

@@ -11,20 +11,39 @@ import (
 // each one that names nothing (SPEC §2.2, §2.4) at the reference's line.
 // A reference is written as the id it names: ids are escaped reversibly
 // when minted (jsonld.Escape), so localKey gives the reference as written.
-func (s *Snapshot) resolve() {
+//
+// Tools (with their MCP exposures) and process steps then beans are
+// resolved on two goroutines: each writes its own entities' fields, and
+// the findings are joined in this order.
+func (s *Snapshot) resolve(out *findings) {
+	var steps findings
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.resolveSteps(&steps)
+		s.resolveBeans(&steps)
+	}()
+	s.resolveTools(out)
+	s.linkExposures()
+	<-done
+	*out = append(*out, steps...)
+}
+
+// resolveTools links each Tool's satisfies, subprocesses and remedies.
+func (s *Snapshot) resolveTools(out *findings) {
 	for _, t := range s.Tools {
 		for _, iri := range t.SatisfiesIRI {
 			if sk := s.resolveSkill(t.Instance, iri); sk != nil {
 				t.Satisfies = append(t.Satisfies, sk)
 			} else {
-				s.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
+				out.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
 					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
 			}
 		}
 		for _, iri := range t.SubprocIRI {
 			switch p := s.resolveProcess(t.Instance, iri); {
 			case p == nil:
-				s.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
+				out.add(s.finding(record.CodeSubprocessUnknownProcess, t.Source, refLine(t.Refs, "subprocesses", localKey(iri), t.Line), t.IRI,
 					"tool %s names subprocess %q, which is no process", t.ID, localKey(iri)))
 			case !slices.Contains(t.Subprocesses, p):
 				// A process named by its stem and by its id is one subprocess.
@@ -33,11 +52,16 @@ func (s *Snapshot) resolve() {
 		}
 		for _, iri := range t.RemedyIRI {
 			if s.resolveTool(t.Instance, iri) == nil {
-				s.add(s.finding(record.CodeRemedyUnknownTool, t.Source, refLine(t.Refs, "remedies.tool", localKey(iri), t.Line), t.IRI,
+				out.add(s.finding(record.CodeRemedyUnknownTool, t.Source, refLine(t.Refs, "remedies.tool", localKey(iri), t.Line), t.IRI,
 					"tool %s names remedy tool %q, which is no tool", t.ID, localKey(iri)))
 			}
 		}
 	}
+}
+
+// resolveSteps links each process step to the skills it names and the
+// process it calls, and each skill to its steps.
+func (s *Snapshot) resolveSteps(out *findings) {
 	for _, p := range s.Processes {
 		for _, a := range p.Activities {
 			a.named = make([]*Skill, len(a.SkillIRI))
@@ -47,7 +71,7 @@ func (s *Snapshot) resolve() {
 					a.Skills = append(a.Skills, sk)
 					sk.Steps = append(sk.Steps, a)
 				} else {
-					s.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
+					out.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
 						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
 				}
 			}
@@ -63,18 +87,22 @@ func (s *Snapshot) resolve() {
 			}
 			if a.CallsIRI != "" {
 				if a.Calls = s.resolveProcess(p.Instance, a.CallsIRI); a.Calls == nil {
-					s.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
+					out.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
 						"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
 				}
 			}
 		}
 	}
+}
+
+// resolveBeans links each bean to its parent and the beans it blocks.
+func (s *Snapshot) resolveBeans(out *findings) {
 	for _, b := range s.Beans {
 		if b.ParentIRI != "" {
 			// A bean naming itself is bean-self-link (the parser's), not
 			// also a dangling parent.
 			if b.Parent = s.resolveBean(b.Instance, b.ParentIRI); b.Parent == nil && b.ParentRef != b.ID {
-				s.add(s.finding(record.CodeBeanParentUnknown, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
+				out.add(s.finding(record.CodeBeanParentUnknown, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
 					"bean %s names parent %q, which is no bean", b.ID, b.ParentRef))
 			}
 		}
@@ -82,7 +110,7 @@ func (s *Snapshot) resolve() {
 			if o := s.resolveBean(b.Instance, iri); o != nil {
 				b.Blocking = append(b.Blocking, o)
 			} else {
-				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocking", localKey(iri), b.Line), b.IRI,
+				out.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocking", localKey(iri), b.Line), b.IRI,
 					"bean %s is blocking %q, which is no bean", b.ID, localKey(iri)))
 			}
 		}
@@ -90,13 +118,16 @@ func (s *Snapshot) resolve() {
 		// name that is no bean dangles just the same.
 		for _, iri := range b.BlockedByIRI {
 			if s.resolveBean(b.Instance, iri) == nil {
-				s.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocked_by", localKey(iri), b.Line), b.IRI,
+				out.add(s.finding(record.CodeBeanBlockingUnknown, b.Source, refLine(b.Refs, "blocked_by", localKey(iri), b.Line), b.IRI,
 					"bean %s is blocked by %q, which is no bean", b.ID, localKey(iri)))
 			}
 		}
 	}
-	// An authored Tool whose invoke.mcp names a listed MCP tool is the same
-	// mechanism as the MCP-derived Tool.
+}
+
+// linkExposures: an authored Tool whose invoke.mcp names a listed MCP tool
+// is the same mechanism as the MCP-derived Tool.
+func (s *Snapshot) linkExposures() {
 	mcpTools := map[string][]*Tool{}
 	for _, t := range s.Tools {
 		if t.Origin == "mcp" {
@@ -128,7 +159,7 @@ func refLine(r record.RefLines, field, ref string, node int) int {
 // checkEntrypoints reports each declared entry point that names nothing
 // (SPEC §4 entrypoint-unknown, §5.3 roots): a typo there silently removes a
 // root, so everything it alone reaches would look unreachable.
-func (s *Snapshot) checkEntrypoints() {
+func (s *Snapshot) checkEntrypoints(out *findings) {
 	if s.Profile != "" {
 		return // a profile hides Tools on purpose; the full graph reports
 	}
@@ -142,7 +173,7 @@ func (s *Snapshot) checkEntrypoints() {
 		}
 		ep := in.Entrypoints
 		report := func(field, ref, format string, args ...any) {
-			s.add(s.finding(record.CodeEntrypointUnknown, decl, refLine(in.Refs, field, ref, 1), in.IRI, format, args...))
+			out.add(s.finding(record.CodeEntrypointUnknown, decl, refLine(in.Refs, field, ref, 1), in.IRI, format, args...))
 		}
 		for _, id := range ep.Processes {
 			if s.processIn(in, id) == nil {
@@ -168,7 +199,7 @@ func (s *Snapshot) checkEntrypoints() {
 // checkInstanceNames reports two instances of one name under different
 // iriBases (issue #16.7): `needs`, the API and the CLI name an instance by
 // its name, so one of the two would be shadowed without a word.
-func (s *Snapshot) checkInstanceNames() {
+func (s *Snapshot) checkInstanceNames(out *findings) {
 	if s.Profile != "" {
 		return
 	}
@@ -189,7 +220,7 @@ func (s *Snapshot) checkInstanceNames() {
 		if src == nil {
 			src = s.sourceByPath(in, ".")
 		}
-		s.add(s.finding(record.CodeInstanceNameDuplicate, src, 1, in.IRI,
+		out.add(s.finding(record.CodeInstanceNameDuplicate, src, 1, in.IRI,
 			"instance name %q is used by %s; the name answers for %s only", in.Name, strings.Join(iris, " and "), s.instByName[in.Name].IRI))
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // checkTriggers matches tool-skill trigger leaves against the graph.
-func (s *Snapshot) checkTriggers() {
+func (s *Snapshot) checkTriggers(out *findings) {
 	servers := map[string]bool{}
 	for _, sv := range s.Servers {
 		servers[sv.Name] = true
@@ -74,11 +74,11 @@ func (s *Snapshot) checkTriggers() {
 		}
 		switch {
 		case len(dead) > 0 && len(live) > 0:
-			s.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, ts.Line, ts.IRI,
+			out.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, ts.Line, ts.IRI,
 				"tool skill %s: trigger leaves %s match nothing while %s are live (name drift?)",
 				ts.Key, strings.Join(dead, ", "), strings.Join(live, ", ")))
 		case len(dead) > 0:
-			s.add(s.finding(record.CodeTriggerInert, ts.Source, ts.Line, ts.IRI,
+			out.add(s.finding(record.CodeTriggerInert, ts.Source, ts.Line, ts.IRI,
 				"tool skill %s: no trigger leaf matches anything (%s)", ts.Key, strings.Join(dead, ", ")))
 		}
 	}

@@ -122,17 +122,29 @@ type workflowSegment struct {
 	calls *Process
 }
 
-func (s *Snapshot) workflows() {
-	// Each process's segments are resolved once: a step's state depends on
-	// the step and its skill only, not on which root's walk reaches it, so
-	// a process called from many roots is not resolved again per root.
+// workflowPlan is each process's skill-naming steps in flow order, cut
+// into segments at its calls: everything of a workflow but the steps'
+// states, so it is made while reachability (which the states need) runs.
+type workflowPlan struct {
+	procIdx map[*Process]int
+	segs    [][]workflowSegment
+	own     [][]WorkflowStep // all own steps, for a process calling nothing
+	steps   [][]WorkflowStep // each process's steps, which its segments are parts of
+}
+
+// planWorkflows orders and segments every process's steps (SPEC §5.5).
+// Each process's segments are resolved once: a step's state depends on the
+// step and its skill only, not on which root's walk reaches it, so a
+// process called from many roots is not resolved again per root.
+func (s *Snapshot) planWorkflows() *workflowPlan {
 	procIdx := make(map[*Process]int, len(s.Processes))
 	for i, p := range s.Processes {
 		procIdx[p] = i
 	}
 	segs := make([][]workflowSegment, len(s.Processes))
-	own := make([][]WorkflowStep, len(s.Processes)) // all own steps, for a process calling nothing
-	var bounds [][2]int                             // each segment's steps in the process's slice
+	own := make([][]WorkflowStep, len(s.Processes))
+	all := make([][]WorkflowStep, len(s.Processes))
+	var bounds [][2]int // each segment's steps in the process's slice
 	for i, p := range s.Processes {
 		// One slice of steps per process; its segments are parts of it
 		// (a process calling nothing has it as its workflow).
@@ -142,14 +154,7 @@ func (s *Snapshot) workflows() {
 		for _, a := range flowOrder(p, s.actByIRI) {
 			lo := len(steps)
 			step := func(name string, sk *Skill) {
-				st := WorkflowStep{Step: a, SkillRef: name, Skill: sk, State: StateGap}
-				switch {
-				case sk != nil && performedBy(sk):
-					st.State = StatePerformed
-				case a.Automation() == "person":
-					st.State = StateManual
-				}
-				steps = append(steps, st)
+				steps = append(steps, WorkflowStep{Step: a, SkillRef: name, Skill: sk})
 			}
 			// The refs of stepRefs, without a slice per activity.
 			for k, iri := range a.SkillIRI {
@@ -173,6 +178,28 @@ func (s *Snapshot) workflows() {
 		}
 		if !callsAny {
 			own[i] = steps
+		}
+		all[i] = steps
+	}
+	return &workflowPlan{procIdx: procIdx, segs: segs, own: own, steps: all}
+}
+
+// workflows computes each process's workflow coverage from its plan, once
+// reachability is known: a step is performed when a reachable, valid Tool
+// performs its skill (SPEC §5.5).
+func (s *Snapshot) workflows(plan *workflowPlan) {
+	procIdx, segs, own := plan.procIdx, plan.segs, plan.own
+	for _, steps := range plan.steps {
+		for k := range steps {
+			st := &steps[k]
+			switch {
+			case st.Skill != nil && performedBy(st.Skill):
+				st.State = StatePerformed
+			case st.Step.Automation() == "person":
+				st.State = StateManual
+			default:
+				st.State = StateGap
+			}
 		}
 	}
 	// A process's workflow is the steps of a walk from it. Within a
