@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -82,6 +83,7 @@ type Result struct {
 	Changes []graph.Change
 
 	stamps map[string][]byte // stamps of unchanged graphs to record (see Prepared.Apply)
+	probes map[string][]byte // workspace records to write (see probes)
 }
 
 // unit is one source graph to convert and maybe write.
@@ -164,7 +166,7 @@ func prepareRun(ctx context.Context, store *graph.Store, roots []string, opt Opt
 // when no graph changed) and returns the run's result.
 func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error) {
 	res := p.res
-	res.stamps = nil
+	res.stamps, res.probes = nil, nil
 	if len(p.changes) == 0 {
 		p.putStamps(ctx, store)
 		// Nothing to write, but a checkpoint left stale (by an older
@@ -209,9 +211,28 @@ func logger(opt Options) *slog.Logger {
 // only saves reads of later runs: a failure is logged, and those files are
 // read again next time.
 func (p *Prepared) putStamps(ctx context.Context, store *graph.Store) {
-	if err := store.PutStamps(ctx, p.res.stamps); err != nil {
+	stamps := p.res.stamps
+	if len(p.res.probes) > 0 {
+		stamps = maps.Clone(stamps)
+		if stamps == nil {
+			stamps = map[string][]byte{}
+		}
+		maps.Copy(stamps, p.res.probes)
+	}
+	if err := store.PutStamps(ctx, stamps); err != nil {
 		p.log.Warn("cannot record file stamps; unchanged files are read again at the next ingest", "err", err)
 	}
+}
+
+// readStamps is the store's stamps; nil, logged, when they cannot be
+// read: stamps only save reads, without them every file is read.
+func readStamps(ctx context.Context, store *graph.Store, opt Options) map[string][]byte {
+	stamps, err := store.Stamps(ctx)
+	if err != nil {
+		logger(opt).Warn("cannot read file stamps; every file is read", "err", err)
+		return nil
+	}
+	return stamps
 }
 
 // prepare is Prepare without the bookkeeping: its result's Changes are
@@ -228,7 +249,16 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 
 func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (_ Result, first *graph.FirstWriter, _ error) {
 	var units []*unit
-	corpora, err := discoverCorpora(ctx, roots, opt)
+	sp := &stamper{start: time.Now()}
+	var pr *probes
+	if len(opt.Only) == 0 {
+		// A full run skips the files whose stamps hold, and the workspace
+		// search the files known not to be declarations; a partial one
+		// reads exactly the files named.
+		sp.stored = readStamps(ctx, store, opt)
+		pr = newProbes(sp, sp.stored, opt.MaxFileSize)
+	}
+	corpora, err := discoverCorpora(ctx, roots, opt, pr)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -245,14 +275,10 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 	if err != nil {
 		return Result{}, nil, err
 	}
-	sp := &stamper{start: time.Now()}
-	if only == nil {
-		// A full run skips the files whose stamps hold; a partial one
-		// reads exactly the files named. Stamps only save reads: without them every file is read.
-		if sp.stored, err = store.Stamps(ctx); err != nil {
-			sp.stored = nil
-			logger(opt).Warn("cannot read file stamps; every file is read", "err", err)
-		}
+	if only == nil && len(opt.Only) != 0 {
+		// The files named stand for the whole corpus (a declaration, a
+		// new file): a full run, that skips by stamp too.
+		sp.stored = readStamps(ctx, store, opt)
 	}
 	files := 0
 	for _, c := range corpora {
@@ -355,6 +381,7 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 	changes = append(changes, removed...)
 	res.Removed = len(removed)
 	res.Changes = changes
+	res.probes = pr.changed()
 	return res, first, nil
 }
 

@@ -39,6 +39,11 @@ type rawDeclaration struct {
 	Vocabulary     string                    `json:"vocabulary"`
 }
 
+// DeclarationTestVersion changes whenever the answer of IsDeclaration
+// changes for some file: probes remembered under another version (see
+// Probe) are not trusted.
+const DeclarationTestVersion = 1
+
 // IsDeclaration reports whether data is an instance declaration (a name
 // and directories that each name their graphTypologies): the test
 // Workspace applies to every *.json file of the folders it searches.

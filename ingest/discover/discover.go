@@ -62,6 +62,15 @@ type Options struct {
 	// Exclude lists folders (slash-separated, relative to the root) that
 	// belong to other instances of a workspace and are not read.
 	Exclude []string
+	// NotDeclaration, if set, tells the workspace search (Workspace) that
+	// a *.json file it lists, a regular file of this size and modification
+	// time, was read before and is not an instance declaration: it is not
+	// read again (issue #14, re-ingest; see Probe).
+	NotDeclaration func(Probe) bool
+	// Probed, if set, is called by Workspace for each regular *.json file
+	// it found not to be a declaration (read, or skipped by
+	// NotDeclaration), for the caller to remember.
+	Probed func(Probe)
 }
 
 // typologyKinds maps declared graph typologies to source kinds.

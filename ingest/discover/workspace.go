@@ -23,12 +23,25 @@ type Instance struct {
 	Exclude []string
 }
 
+// Probe is what the workspace search learnt of one *.json file: a regular
+// file of this size and modification time that is not an instance
+// declaration. A caller that remembers probes between searches (ingest,
+// in the store beside its stamps) hands them back through
+// Options.NotDeclaration, so that an unchanged file is not read again; any
+// other size or time, and any file not remembered, is read.
+type Probe struct {
+	Path  string // slash path relative to the workspace root
+	Size  int64  // bytes
+	MTime int64  // Unix nanoseconds
+}
+
 // Workspace finds the instances of a root (SPEC §1.1): the root itself, and
 // every folder under it that holds an instance declaration of its own. A
 // root without a declaration of its own that holds declared instances is a
 // workspace only: it is not an instance too. Symlinked folders are not
 // followed and the usual skipped folders (.git, node_modules, …) are not
-// entered.
+// entered. Each folder is listed once; a *.json file opt.NotDeclaration
+// knows is not read.
 func Workspace(root string, opt Options) ([]Instance, error) {
 	r, err := OpenRoot(root, opt.MaxFileSize)
 	if err != nil {
@@ -45,20 +58,17 @@ func Workspace(root string, opt Options) ([]Instance, error) {
 		dirs      []string
 	}
 	var enclosing []found
-	if rel, data, _ := findDeclaration(r); rel != "" {
+	rootRel, data, _ := findDeclaration(r)
+	if rootRel != "" {
 		n, d := declared(data)
 		enclosing = append(enclosing, found{dir: ".", name: n, dirs: d})
 	}
-	err = iofs.WalkDir(r.FS(), ".", func(p string, d iofs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || p == "." {
-			return nil
-		}
-		if SkipDir(d.Name()) || strings.Count(p, "/") >= MaxWorkspaceDepth {
-			return iofs.SkipDir
-		}
-		data := declarationIn(r, p)
+	// examine decides whether the folder p, listed as entries, is an
+	// instance of its own.
+	examine := func(p string, entries []iofs.DirEntry) {
+		data := declarationIn(r, p, entries, opt)
 		if data == nil {
-			return nil
+			return
 		}
 		name, dirs := declared(data)
 		var outer *found
@@ -70,22 +80,43 @@ func Workspace(root string, opt Options) ([]Instance, error) {
 		}
 		if outer != nil {
 			if name == outer.name {
-				return nil
+				return
 			}
 			for _, od := range outer.dirs {
 				full := path.Clean(path.Join(outer.dir, od))
 				if p == full || strings.HasPrefix(p, full+"/") {
-					return nil
+					return
 				}
 			}
 		}
 		subs = append(subs, p)
 		enclosing = append(enclosing, found{dir: p, name: name, dirs: dirs})
-		return nil
-	})
+	}
+	// visit lists a folder once, for its own declaration and its
+	// subfolders, in the order of a lexical walk (outer before inner).
+	var visit func(dir string)
+	visit = func(dir string) {
+		entries, err := iofs.ReadDir(r.FS(), dir)
+		if err != nil {
+			return
+		}
+		if dir != "." {
+			examine(dir, entries)
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			if SkipDir(e.Name()) || strings.Count(p, "/") >= MaxWorkspaceDepth {
+				continue
+			}
+			visit(p)
+		}
+	}
+	visit(".")
 	sort.Strings(subs)
 	var out []Instance
-	rootRel, _, _ := findDeclaration(r)
 	if rootRel != "" || len(subs) == 0 {
 		out = append(out, Instance{Root: root, Exclude: subs})
 	}
@@ -101,21 +132,40 @@ func Workspace(root string, opt Options) ([]Instance, error) {
 	return out, nil
 }
 
-// declarationIn returns the instance declaration a folder holds
-// (harness.json or a *.json with name and directories[].graphTypologies),
-// or nil.
-func declarationIn(r *Root, dir string) []byte {
-	entries, err := iofs.ReadDir(r.FS(), dir)
-	if err != nil {
-		return nil
-	}
+// declarationIn returns the instance declaration a folder (listed as
+// entries) holds: harness.json or a *.json with name and
+// directories[].graphTypologies, the first by name; or nil. A file
+// opt.NotDeclaration knows is not read; every regular file found not to be
+// a declaration is reported to opt.Probed with its size and mtime from the
+// listing, taken before the read (an edit between the two leaves a probe
+// that no longer matches, never one that matches new content).
+func declarationIn(r *Root, dir string, entries []iofs.DirEntry, opt Options) []byte {
 	for _, e := range entries {
 		if e.IsDir() || !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		data, err := r.ReadFile(path.Join(dir, e.Name()))
-		if err == nil && isDeclaration(data) {
+		rel := path.Join(dir, e.Name())
+		var pr *Probe
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			pr = &Probe{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()}
+			if opt.NotDeclaration != nil && opt.NotDeclaration(*pr) {
+				if opt.Probed != nil {
+					opt.Probed(*pr)
+				}
+				continue
+			}
+		}
+		data, err := r.ReadFile(rel)
+		if err != nil {
+			// Unreadable now (too large, no permission) is not "not a
+			// declaration": a chmod keeps the mtime. It is read again.
+			continue
+		}
+		if isDeclaration(data) {
 			return data
+		}
+		if pr != nil && opt.Probed != nil {
+			opt.Probed(*pr)
 		}
 	}
 	return nil

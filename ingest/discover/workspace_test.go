@@ -1,0 +1,87 @@
+package discover
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestWorkspaceProbes: the workspace search reports every regular *.json
+// file it found not to be a declaration, with its size, and does not read
+// a file Options.NotDeclaration knows (here a lie, so that the skip
+// shows: the instance it declares is not found).
+func TestWorkspaceProbes(t *testing.T) {
+	decl := `{"name": "%s", "directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]}`
+	files := map[string]string{
+		"harness.json":               `{"name": "repo", "directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]}`,
+		"root-notes.json":            `{"root": true}`, // the root's own files are the root declaration's search
+		"a/harness.json":             fmt.Sprintf(decl, "a"),
+		"a/notes.json":               `{"n": 1}`, // after the declaration by name: not read
+		"b/b.json":                   fmt.Sprintf(decl, "b"),
+		"b/aa.json":                  `{"n": 22}`,
+		"c/d/e/notes.json":           `{"n": 333}`,
+		"c/d/e/f/deep.json":          `{"n": 4444}`,
+		"c/d/e/f/g/deeper.json":      `{"n": 55555}`, // below MaxWorkspaceDepth
+		"node_modules/x/notes.json":  `{"n": 5}`,
+		"skills/core/readme.md":      "# not json\n",
+		"skills/core/manifest.json":  `{"name": "core"}`,
+		"skills/core/broken.json":    `{"name": `,
+		"skills/core/sub/plain.json": `[]`,
+	}
+	root := t.TempDir()
+	for p, body := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "a", "notes.json"), filepath.Join(root, "b", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		known     string // the file NotDeclaration claims
+		instances []string
+		probed    []string
+	}{
+		{"nothing known", "", []string{".", "a", "b"},
+			[]string{"b/aa.json", "c/d/e/f/deep.json", "c/d/e/notes.json", "skills/core/broken.json", "skills/core/manifest.json", "skills/core/sub/plain.json"}},
+		{"a declaration claimed: not read", "b/b.json", []string{".", "a"},
+			[]string{"b/aa.json", "b/b.json", "c/d/e/f/deep.json", "c/d/e/notes.json", "skills/core/broken.json", "skills/core/manifest.json", "skills/core/sub/plain.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var probed []string
+			opt := Options{
+				NotDeclaration: func(p Probe) bool { return p.Path == tc.known },
+				Probed: func(p Probe) {
+					if p.Size != int64(len(files[p.Path])) || p.MTime == 0 {
+						t.Errorf("probe %+v: want size %d and an mtime", p, len(files[p.Path]))
+					}
+					probed = append(probed, p.Path)
+				},
+			}
+			ws, err := Workspace(root, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, in := range ws {
+				rel, _ := filepath.Rel(root, in.Root)
+				got = append(got, filepath.ToSlash(rel))
+			}
+			if !slices.Equal(got, tc.instances) {
+				t.Errorf("instances %v, want %v", got, tc.instances)
+			}
+			slices.Sort(probed)
+			if !slices.Equal(probed, tc.probed) {
+				t.Errorf("probed %v, want %v", probed, tc.probed)
+			}
+		})
+	}
+}
