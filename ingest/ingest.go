@@ -481,6 +481,11 @@ func graphsOf(changes []graph.Change) string {
 // convertBatch is the number of documents of one json-gold RDF step.
 const convertBatch = 32
 
+// toQuadsBatch is jsonld.ToQuadsBatch, a variable so that tests can make a
+// conversion fail where json-gold's own failures surface (Conversion.Err):
+// no corpus file the parsers accept is known to make it fail.
+var toQuadsBatch = jsonld.ToQuadsBatch
+
 // convert turns each unit into quads on all cores, in batches
 // (jsonld.ToQuadsBatch): json-gold costs about a millisecond per document.
 //
@@ -507,7 +512,7 @@ func convert(ctx context.Context, units []*unit, opt Options, window int, done f
 				for i, u := range batch {
 					cs[i] = jsonld.Conversion{Doc: jsonld.Document(u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)}
 				}
-				jsonld.ToQuadsBatch(cs)
+				toQuadsBatch(cs)
 				for i, u := range batch {
 					u.quads, u.err = cs[i].Quads, cs[i].Err
 				}

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/gen"
+	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 // readStore is every quad Read serves, sorted, and the version.
@@ -30,8 +34,10 @@ func readStore(t *testing.T, st *graph.Store) (int64, []string) {
 
 // TestStreamedFirstIngest: Run writes the first ingest into an empty bbolt
 // store while it converts (graph.FirstWriter). It stores what Prepare then
-// Apply store; stopped mid-stream, after some of its quads were committed,
-// it leaves version 0 and serves nothing, and the next Run writes it all.
+// Apply store; stopped mid-stream, after some of its quads were committed
+// (a cancel, or a file's JSON-LD conversion failing), it reports why,
+// leaves version 0, serves nothing and records no stamp, and the next Run
+// writes it all.
 func TestStreamedFirstIngest(t *testing.T) {
 	defer func(n int) { streamWindow = n }(streamWindow)
 	streamWindow = 16 // several windows, so the write runs while converting
@@ -57,43 +63,78 @@ func TestStreamedFirstIngest(t *testing.T) {
 	if p.first != nil {
 		t.Fatal("Prepare streamed the write (serve --corpus builds its snapshot from a prepared ingest)")
 	}
+	// The graph whose conversion fails: the last in the order of the
+	// write, so in the last window, held until a step is committed.
+	failing := p.changes[len(p.changes)-1].Graph
+	windows := (len(p.changes) + streamWindow - 1) / streamWindow
+	_, failingPath, _ := strings.Cut(failing, "#source/")
 	if _, err := p.Apply(ctx, ref); err != nil {
 		t.Fatal(err)
 	}
 	_, want := readStore(t, ref)
+	errConvert := errors.New("json-ld to rdf: injected failure")
 
 	tests := []struct {
 		name string
 		// stop, called after each window handed to the write, returns the
 		// error that stops the ingest there (nil: go on).
-		stop    func(w *graph.FirstWriter) error
+		stop func(w *graph.FirstWriter) error
+		// fail: the conversion of the graph failing fails as json-gold's
+		// failures do (Conversion.Err), once a step is committed.
+		fail    bool
 		wantErr error
 	}{
-		{"complete", func(*graph.FirstWriter) error { return nil }, nil},
+		{"complete", func(*graph.FirstWriter) error { return nil }, false, nil},
 		{"cancelled", func(w *graph.FirstWriter) error {
 			if w.Steps() > 0 {
 				return context.Canceled
 			}
 			return nil
-		}, context.Canceled},
+		}, false, context.Canceled},
+		{"a conversion fails", func(*graph.FirstWriter) error { return nil }, true, errConvert},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := openStore(t)
 			c, cancel := context.WithCancelCause(ctx)
 			defer cancel(nil)
-			windows, stoppedAfterSteps := 0, false
+			written, stoppedAfterSteps := 0, false
+			// proceed is closed once a step is committed, or once every
+			// window but the last (the failing graph's) is written.
+			proceed, once := make(chan struct{}), sync.Once{}
+			var steps atomic.Int64
 			streamWritten = func(w *graph.FirstWriter) {
-				windows++
+				written++
+				steps.Store(int64(w.Steps()))
+				if w.Steps() > 0 || written == windows-1 {
+					once.Do(func() { close(proceed) })
+				}
 				if err := tt.stop(w); err != nil && !stoppedAfterSteps {
 					stoppedAfterSteps = true
 					cancel(err)
 				}
 			}
 			defer func() { streamWritten = nil }()
-			res, err := Run(c, st, []string{root}, Options{})
-			if windows < 2 {
-				t.Fatalf("%d windows written while converting: the write did not stream", windows)
+			if tt.fail {
+				toQuadsBatch = func(cs []jsonld.Conversion) {
+					jsonld.ToQuadsBatch(cs)
+					for i := range cs {
+						if cs[i].Graph == failing {
+							<-proceed
+							cs[i].Quads, cs[i].Err = nil, errConvert
+						}
+					}
+				}
+				defer func() { toQuadsBatch = jsonld.ToQuadsBatch }()
+			}
+			// Two workers: while one holds the failing graph's batch, the
+			// other converts the rest.
+			res, err := Run(c, st, []string{root}, Options{Workers: 2})
+			if tt.fail {
+				stoppedAfterSteps = steps.Load() > 0
+			}
+			if written < 2 {
+				t.Fatalf("%d windows written while converting: the write did not stream", written)
 			}
 			if tt.wantErr == nil {
 				if err != nil || res.Version != 1 {
@@ -107,13 +148,21 @@ func TestStreamedFirstIngest(t *testing.T) {
 			if !stoppedAfterSteps {
 				t.Fatal("no step was committed before the stop: the test covers nothing")
 			}
-			if err == nil || !errors.Is(context.Cause(c), tt.wantErr) {
+			switch {
+			case err == nil || res.Version != 0:
+				t.Fatalf("Run stopped mid-stream: version %d, no error", res.Version)
+			case tt.fail && (!errors.Is(err, errConvert) || !strings.Contains(err.Error(), failingPath)):
+				t.Fatalf("Run with a failing conversion: %v; want %v, naming %s", err, errConvert, failingPath)
+			case !tt.fail && !errors.Is(context.Cause(c), tt.wantErr):
 				t.Fatalf("Run stopped mid-stream: %v (cause %v)", err, context.Cause(c))
 			}
 			if v, got := readStore(t, st); v != 0 || len(got) != 0 {
 				t.Fatalf("after the stopped ingest: version %d, %d quads served", v, len(got))
 			}
-			streamWritten = nil
+			if stamps, err := st.Stamps(ctx); err != nil || len(stamps) != 0 {
+				t.Fatalf("after the stopped ingest: %d stamps recorded (%v)", len(stamps), err)
+			}
+			streamWritten, toQuadsBatch = nil, jsonld.ToQuadsBatch // the failure was transient
 			res, err = Run(ctx, st, []string{root}, Options{})
 			if err != nil || res.Version != 1 {
 				t.Fatalf("next Run: version %d, %v", res.Version, err)
