@@ -74,10 +74,10 @@ func (s *Snapshot) duplicate(rs []*node) {
 	iri := rs[0].iri
 	var files []string
 	for _, r := range rs {
-		files = append(files, fileOf(s.sourceByIRI[r.graph]))
+		files = append(files, fileOf(s.sourceOf(r.graph)))
 	}
 	second := rs[1]
-	src := s.sourceByIRI[second.graph]
+	src := s.sourceOf(second.graph)
 	line := second.line
 	id := localKey(iri)
 	switch {

@@ -9,53 +9,32 @@ import (
 
 // index turns the raw subjects (sorted by subject, then graph) into typed
 // entities.
-func index(raws []*raw) *Snapshot { return link(decodeNodes(raws)) }
+func index(raws []*raw) *Snapshot { return link(decodeNodes(raws), nil) }
 
 // link turns decoded nodes (sorted by subject, then graph) into this
 // snapshot's own typed entities, linked to each other: each entity is a
 // copy of its node's template, since the analyses write their results into
-// it and the nodes are shared with other snapshots.
-func link(nodes []*node) *Snapshot {
+// it and the nodes are shared with other snapshots. prev, when not nil, is
+// the lookups of a snapshot whose nodes have the same shape (sameShape):
+// they are shared instead of made again.
+func link(nodes []*node, prev *lookups) *Snapshot {
 	s := newSnapshot()
 	s.nodes = nodes
-	// Counted first so every map and slice is made at its size: growing
-	// them (rehashing every IRI) was a third of linking at 10k skills.
-	var c struct{ src, port, prop, act, lane, skill, tool, proc, bean, contract int }
-	for _, n := range nodes {
-		c.src += n.flags.count(fSource)
-		c.port += n.flags.count(fPort)
-		c.prop += n.flags.count(fProp)
-		c.act += n.flags.count(fActivity)
-		c.lane += n.flags.count(fLane)
-		switch n.main.(type) {
-		case *Skill:
-			c.skill++
-		case *toolNode:
-			c.tool++
-		case *Process:
-			c.proc++
-		case *Bean:
-			c.bean++
-		case *contractNode:
-			c.contract++
-		}
+	lk := prev
+	if lk == nil {
+		lk = &lookups{}
+		lk.count(nodes)
 	}
-	s.Sources, s.sourceByIRI = make([]*Source, 0, c.src), make(map[string]*Source, c.src)
-	s.actByIRI = make(map[string]*Activity, c.act)
-	s.Skills, s.Tools = make([]*Skill, 0, c.skill), make([]*Tool, 0, c.tool)
-	s.Processes, s.Beans = make([]*Process, 0, c.proc), make([]*Bean, 0, c.bean)
+	s.lk = lk
+	c := lk.c
 	s.Contracts = make(map[string]*Contract, c.contract)
-	s.skillByIRI, s.skillByID = make(map[string]*Skill, c.skill), make(map[string]*Skill, c.skill)
-	s.skillByPkg, s.skillByName = make(map[[3]string]*Skill, c.skill), make(map[[2]string]*Skill, c.skill)
-	s.procByIRI, s.procByID = make(map[string]*Process, c.proc), make(map[string]*Process, c.proc)
-	s.procByStem = make(map[[2]string]*Process, c.proc)
-	s.beanByIRI, s.beanByID = make(map[string]*Bean, c.bean), make(map[string]*Bean, c.bean)
-	// Entities of a kind in one allocation each: they live and die with the
-	// snapshot together, and 100k small allocations per link were work for
-	// the allocator and the collector.
-	srcSlab, actSlab := make([]Source, c.src), make([]Activity, c.act)
-	skillSlab, toolSlab := make([]Skill, c.skill), make([]Tool, c.tool)
-	procSlab, beanSlab := make([]Process, c.proc), make([]Bean, c.bean)
+	// Entities of a kind in one allocation each, in node order: they live
+	// and die with the snapshot together, and 100k small allocations per
+	// link were work for the allocator and the collector. The lookups
+	// hold places in these slabs.
+	s.srcSlab, s.actSlab = make([]Source, 0, c.src), make([]Activity, 0, c.act)
+	s.skillSlab, s.toolSlab = make([]Skill, 0, c.skill), make([]Tool, 0, c.tool)
+	s.procSlab, s.beanSlab = make([]Process, 0, c.proc), make([]Bean, 0, c.bean)
 	// Pass 1: instances and sources.
 	for _, n := range nodes {
 		switch {
@@ -68,28 +47,31 @@ func link(nodes []*node) *Snapshot {
 				s.instByName[in.Name] = in
 			}
 		case n.flags&fSource != 0:
-			src := &srcSlab[len(s.Sources)]
-			*src = *n.src
-			s.Sources = append(s.Sources, src)
-			s.sourceByIRI[src.IRI] = src
+			s.srcSlab = append(s.srcSlab, *n.src)
 		}
 	}
-	// s.Sources is in node order yet: the k-th source node's entry is
-	// s.Sources[k], and the map answers the last of a run of equal IRIs
-	// (adjacent, nodes are in IRI order), found without hashing again.
+	if prev == nil {
+		// The last of a run of equal IRIs (nodes are in IRI order).
+		lk.sourceByIRI = make(map[string]int32, len(s.srcSlab))
+		for k := range s.srcSlab {
+			lk.sourceByIRI[s.srcSlab[k].IRI] = int32(k)
+		}
+	}
+	// The k-th source node's entry is s.srcSlab[k]; a source node answers
+	// the last of its run of equal IRIs, found without hashing again.
 	k := 0
 	for _, n := range nodes {
 		if n.flags&fSource != 0 {
 			var src *Source
 			if n.flags&fInstance == 0 {
 				last := k
-				for last+1 < len(s.Sources) && s.Sources[last+1].IRI == n.iri {
+				for last+1 < len(s.srcSlab) && s.srcSlab[last+1].IRI == n.iri {
 					last++
 				}
-				src = s.Sources[last]
+				src = &s.srcSlab[last]
 				k++
 			} else {
-				src = s.sourceByIRI[n.iri]
+				src = s.sourceOf(n.iri)
 			}
 			doc := n.srcDoc
 			in := s.instByDoc[doc]
@@ -113,84 +95,105 @@ func link(nodes []*node) *Snapshot {
 	var lastSrc *Source
 	place := func(n *node) (*Instance, *Source) {
 		if n.graph != lastGraph || lastSrc == nil {
-			lastGraph, lastSrc = n.graph, s.sourceByIRI[n.graph]
+			lastGraph, lastSrc = n.graph, s.sourceOf(n.graph)
 		}
 		if lastSrc != nil {
 			return lastSrc.Instance, lastSrc
 		}
 		return s.instByDoc[docOf(n.iri)], nil
 	}
-	ports := make(map[string]*Port, c.port)
-	props := make(map[string]contractProp, c.prop)
-	acts := make(map[[2]string][]*Activity, c.proc)
-	lanes := make(map[string]string, c.lane)
-	for _, n := range nodes {
+	if prev == nil {
+		lk.ports = make(map[string]int32, c.port)
+		lk.props = make(map[string]int32, c.prop)
+		lk.lanes = make(map[string]int32, c.lane)
+		lk.actByIRI = make(map[string]int32, c.act)
+		lk.acts = make(map[[2]string][]int32, c.proc)
+	}
+	for i, n := range nodes {
+		if n.flags&fActivity != 0 {
+			if prev == nil {
+				k := [2]string{n.actOwner, n.graph}
+				lk.acts[k] = append(lk.acts[k], int32(len(s.actSlab)))
+				lk.actByIRI[n.iri] = int32(len(s.actSlab))
+			}
+			s.actSlab = append(s.actSlab, *n.act)
+		}
+		if prev != nil {
+			continue
+		}
 		if n.flags&fPort != 0 {
-			ports[n.iri] = n.port
+			lk.ports[n.iri] = int32(i)
 		}
 		if n.flags&fProp != 0 {
-			props[n.iri] = n.prop
-		}
-		if n.flags&fActivity != 0 {
-			a := &actSlab[0]
-			actSlab = actSlab[1:]
-			*a = *n.act
-			k := [2]string{n.actOwner, n.graph}
-			acts[k] = append(acts[k], a)
-			s.actByIRI[a.IRI] = a
+			lk.props[n.iri] = int32(i)
 		}
 		if n.flags&fLane != 0 {
-			lanes[n.iri] = n.lane
+			lk.lanes[n.iri] = int32(i)
 		}
+	}
+	if prev == nil {
+		for _, as := range lk.acts {
+			slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
+		}
+	}
+	port := func(iri string) *Port {
+		if i, ok := lk.ports[iri]; ok {
+			return nodes[i].port
+		}
+		return nil
 	}
 	var triages []*triageNode
 	for _, n := range nodes {
 		switch m := n.main.(type) {
 		case *Skill:
-			sk := &skillSlab[len(s.Skills)]
-			*sk = *m
+			s.skillSlab = append(s.skillSlab, *m)
+			sk := &s.skillSlab[len(s.skillSlab)-1]
 			sk.Instance, sk.Source = place(n)
-			s.Skills = append(s.Skills, sk)
 		case *toolNode:
-			t := &toolSlab[len(s.Tools)]
-			*t = m.tool
+			s.toolSlab = append(s.toolSlab, m.tool)
+			t := &s.toolSlab[len(s.toolSlab)-1]
+			t.slab = int32(len(s.toolSlab) - 1)
 			t.Instance, t.Source = place(n)
 			for _, p := range m.inputs {
-				if pt := ports[p]; pt != nil {
+				if pt := port(p); pt != nil {
 					t.Inputs = append(t.Inputs, pt)
 				}
 			}
 			for _, p := range m.outpt {
-				if pt := ports[p]; pt != nil {
+				if pt := port(p); pt != nil {
 					t.Outputs = append(t.Outputs, pt)
 				}
 			}
 			sortPorts(t.Inputs)
 			sortPorts(t.Outputs)
-			s.Tools = append(s.Tools, t)
 		case *Process:
-			p := &procSlab[len(s.Processes)]
-			*p = *m
+			s.procSlab = append(s.procSlab, *m)
+			p := &s.procSlab[len(s.procSlab)-1]
 			p.Instance, p.Source = place(n)
-			p.Activities = acts[[2]string{p.IRI, n.graph}]
-			sort.Slice(p.Activities, func(i, j int) bool { return p.Activities[i].Position < p.Activities[j].Position })
-			for i, a := range p.Activities {
+			as := lk.acts[[2]string{p.IRI, n.graph}]
+			if len(as) > 0 {
+				p.Activities = make([]*Activity, len(as))
+			}
+			for i, ai := range as {
+				a := &s.actSlab[ai]
+				p.Activities[i] = a
 				a.Process = p
 				a.ord = int32(i)
-				a.Lane = lanes[a.LaneIRI]
+				if li, ok := lk.lanes[a.LaneIRI]; ok {
+					a.Lane = nodes[li].lane
+				}
 			}
-			s.Processes = append(s.Processes, p)
 		case *Bean:
-			b := &beanSlab[len(s.Beans)]
-			*b = *m
+			s.beanSlab = append(s.beanSlab, *m)
+			b := &s.beanSlab[len(s.beanSlab)-1]
 			b.Instance, b.Source = place(n)
-			s.Beans = append(s.Beans, b)
 		case *contractNode:
 			c := new(Contract)
 			*c = m.contract
 			c.Properties = map[string]string{}
 			for _, p := range m.props {
-				if pr, ok := props[p]; ok {
+				if i, ok := lk.props[p]; ok {
+					pr := nodes[i].prop
 					c.Properties[pr.name] = pr.jsonType
 				}
 			}
@@ -220,48 +223,25 @@ func link(nodes []*node) *Snapshot {
 			triages = append(triages, m) // applied after skills are indexed, below
 		}
 	}
-	// Stable sorts: one order whatever the algorithm, ties in node order.
-	// Nodes are in IRI order, and an id is the end of its IRI, so a kind
-	// is often in id order already: checking costs one pass, a stable sort
-	// of 10k skills several.
-	sortStable(s.Skills, func(x *Skill) string { return x.ID })
-	sortStable(s.Tools, func(x *Tool) string { return x.ID })
-	sortStable(s.Processes, func(x *Process) string { return x.ID })
-	sortStable(s.Beans, func(x *Bean) string { return x.ID })
+	if prev == nil {
+		lk.order(s)
+	}
+	s.Skills = inOrder(s.skillSlab, lk.skillOrder)
+	s.Tools = inOrder(s.toolSlab, lk.toolOrder)
+	s.Processes = inOrder(s.procSlab, lk.procOrder)
+	s.Beans = inOrder(s.beanSlab, lk.beanOrder)
+	s.Sources = inOrder(s.srcSlab, lk.sourceOrder)
 	slices.SortStableFunc(s.ToolSkills, func(a, b *ToolSkill) int { return strings.Compare(a.Key, b.Key) })
 	slices.SortStableFunc(s.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
 	sort.Slice(s.Instances, func(i, j int) bool { return s.Instances[i].Name < s.Instances[j].Name })
-	sort.Slice(s.Sources, func(i, j int) bool { return s.Sources[i].IRI < s.Sources[j].IRI })
-	// Lookups answer the first entity of a key in sorted order (of two
-	// nodes sharing an id, a duplicate finding, the first wins): filled
-	// from the last entity to the first, each key is written once per
-	// entity instead of looked up and then written.
-	for i := len(s.Skills) - 1; i >= 0; i-- {
-		sk := s.Skills[i]
-		s.skillByIRI[sk.IRI] = sk
-		s.skillByID[sk.ID] = sk
-		if sk.Instance != nil {
-			s.skillByPkg[[3]string{sk.Instance.IRI, sk.Package, sk.ID}] = sk
-			s.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = sk
-		}
+	if prev == nil {
+		lk.index(s)
 	}
-	s.indexTools()
-	for i := len(s.Processes) - 1; i >= 0; i-- {
-		p := s.Processes[i]
-		s.procByIRI[p.IRI] = p
-		s.procByID[p.ID] = p
+	for i, p := range s.Processes {
 		// Sorted by id: processes sharing one are adjacent.
 		if (i > 0 && s.Processes[i-1].ID == p.ID) || (i+1 < len(s.Processes) && s.Processes[i+1].ID == p.ID) {
 			p.dupOf = fileOf(p.Source)
 		}
-		if p.Instance != nil && p.Stem != "" {
-			s.procByStem[[2]string{p.Instance.IRI, p.Stem}] = p
-		}
-	}
-	for i := len(s.Beans) - 1; i >= 0; i-- {
-		b := s.Beans[i]
-		s.beanByIRI[b.IRI] = b
-		s.beanByID[b.ID] = b
 	}
 	for _, tr := range triages {
 		// Resolved like a reference, so a decision recorded before
@@ -275,6 +255,16 @@ func link(nodes []*node) *Snapshot {
 	s.duplicates(nodes)
 	s.ambiguousNames()
 	return s
+}
+
+// inOrder is pointers to slab's entries in the order given (places in
+// slab).
+func inOrder[T any](slab []T, order []int32) []*T {
+	out := make([]*T, len(order))
+	for i, k := range order {
+		out[i] = &slab[k]
+	}
+	return out
 }
 
 // sortStable orders xs by key, ties in their current order: nothing to do
@@ -308,13 +298,16 @@ type keyedPos struct {
 	pos int32
 }
 
-// indexTools (re)builds the Tool lookups from s.Tools.
+// indexTools rebuilds the Tool lookups from s.Tools, for a view that
+// keeps some of its Tools only (WithProfile): its lookups are its own,
+// made by link without a previous snapshot's.
 func (s *Snapshot) indexTools() {
-	s.toolByIRI, s.toolByID = make(map[string]*Tool, len(s.Tools)), make(map[string]*Tool, len(s.Tools))
-	for i := len(s.Tools) - 1; i >= 0; i-- { // the first of a key wins (see link)
+	lk := s.lk
+	lk.toolByIRI, lk.toolByID = make(map[string]int32, len(s.Tools)), make(map[string]int32, len(s.Tools))
+	for i := len(s.Tools) - 1; i >= 0; i-- { // the first of a key wins (see lookups.index)
 		t := s.Tools[i]
-		s.toolByIRI[t.IRI] = t
-		s.toolByID[t.ID] = t
+		lk.toolByIRI[t.IRI] = t.slab
+		lk.toolByID[t.ID] = t.slab
 	}
 }
 

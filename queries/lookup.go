@@ -1,10 +1,12 @@
 package queries
 
-import "strings"
+import (
+	"strings"
+)
 
 // Skill returns the skill with that id ("package/name" also works), or nil.
 func (s *Snapshot) Skill(id string) *Skill {
-	if sk := s.skillByID[id]; sk != nil {
+	if sk := at(s.skillSlab, s.lk.skillByID, id); sk != nil {
 		return sk
 	}
 	if pkg, name, ok := strings.Cut(id, "/"); ok {
@@ -18,11 +20,11 @@ func (s *Snapshot) Skill(id string) *Skill {
 }
 
 // Tool returns the tool with that id, or nil.
-func (s *Snapshot) Tool(id string) *Tool { return s.toolByID[id] }
+func (s *Snapshot) Tool(id string) *Tool { return at(s.toolSlab, s.lk.toolByID, id) }
 
 // Process returns the process with that process/@id or file stem, or nil.
 func (s *Snapshot) Process(id string) *Process {
-	if p := s.procByID[id]; p != nil {
+	if p := at(s.procSlab, s.lk.procByID, id); p != nil {
 		return p
 	}
 	for _, p := range s.Processes {
@@ -34,7 +36,206 @@ func (s *Snapshot) Process(id string) *Process {
 }
 
 // Bean returns the bean with that id, or nil.
-func (s *Snapshot) Bean(id string) *Bean { return s.beanByID[id] }
+func (s *Snapshot) Bean(id string) *Bean { return at(s.beanSlab, s.lk.beanByID, id) }
 
 // Instance returns the instance of that name, or nil.
 func (s *Snapshot) Instance(name string) *Instance { return s.instByName[name] }
+
+// lookups index a snapshot's entities by key, as places in its slabs
+// (node order), and hold the sorted orders of the entity lists. They
+// depend only on the shape of the nodes (sameShape): the next snapshot of
+// an edit that keeps every key and place shares them instead of hashing
+// every IRI again (issue #14: making them was a third of linking at 10k
+// skills). Read-only once link has made them, but for a profile view's own
+// (indexTools).
+type lookups struct {
+	c lookupCounts
+
+	sourceByIRI         map[string]int32 // the last source node of an IRI
+	actByIRI            map[string]int32 // the last activity node of an IRI
+	ports, props, lanes map[string]int32 // places in the nodes, the last of an IRI
+	acts                map[[2]string][]int32
+
+	skillByIRI, skillByID map[string]int32 // the first of a key in id order
+	skillByPkg            map[[3]string]int32
+	skillByName           map[[2]string]int32
+	toolByIRI, toolByID   map[string]int32
+	procByIRI, procByID   map[string]int32
+	procByStem            map[[2]string]int32
+	beanByIRI, beanByID   map[string]int32
+
+	skillOrder, toolOrder, procOrder, beanOrder, sourceOrder []int32
+}
+
+// lookupCounts are the entities of each kind, counted first so every map
+// and slice is made at its size: growing them (rehashing every IRI) was a
+// third of linking at 10k skills.
+type lookupCounts struct{ src, port, prop, act, lane, skill, tool, proc, bean, contract int }
+
+func (lk *lookups) count(nodes []*node) {
+	c := &lk.c
+	for _, n := range nodes {
+		c.src += n.flags.count(fSource)
+		c.port += n.flags.count(fPort)
+		c.prop += n.flags.count(fProp)
+		c.act += n.flags.count(fActivity)
+		c.lane += n.flags.count(fLane)
+		switch n.main.(type) {
+		case *Skill:
+			c.skill++
+		case *toolNode:
+			c.tool++
+		case *Process:
+			c.proc++
+		case *Bean:
+			c.bean++
+		case *contractNode:
+			c.contract++
+		}
+	}
+}
+
+// order sorts each entity kind: stable sorts, one order whatever the
+// algorithm, ties in node order.
+func (lk *lookups) order(s *Snapshot) {
+	lk.skillOrder = sortedBy(s.skillSlab, func(x *Skill) string { return x.ID })
+	lk.toolOrder = sortedBy(s.toolSlab, func(x *Tool) string { return x.ID })
+	lk.procOrder = sortedBy(s.procSlab, func(x *Process) string { return x.ID })
+	lk.beanOrder = sortedBy(s.beanSlab, func(x *Bean) string { return x.ID })
+	lk.sourceOrder = sortedBy(s.srcSlab, func(x *Source) string { return x.IRI })
+}
+
+// sortedBy is the places of slab's entries in stable key order.
+func sortedBy[T any](slab []T, key func(*T) string) []int32 {
+	order := make([]int32, len(slab))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sortStable(order, func(i int32) string { return key(&slab[i]) })
+	return order
+}
+
+// index fills the lookups by key from the sorted entities: each answers
+// the first entity of a key in sorted order (of two nodes sharing an id, a
+// duplicate finding, the first wins). Filled from the last entity to the
+// first, each key is written once per entity instead of looked up and
+// then written.
+func (lk *lookups) index(s *Snapshot) {
+	c := lk.c
+	lk.skillByIRI, lk.skillByID = make(map[string]int32, c.skill), make(map[string]int32, c.skill)
+	lk.skillByPkg, lk.skillByName = make(map[[3]string]int32, c.skill), make(map[[2]string]int32, c.skill)
+	for i := len(s.Skills) - 1; i >= 0; i-- {
+		sk, at := s.Skills[i], lk.skillOrder[i]
+		lk.skillByIRI[sk.IRI] = at
+		lk.skillByID[sk.ID] = at
+		if sk.Instance != nil {
+			lk.skillByPkg[[3]string{sk.Instance.IRI, sk.Package, sk.ID}] = at
+			lk.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = at
+		}
+	}
+	lk.toolByIRI, lk.toolByID = make(map[string]int32, c.tool), make(map[string]int32, c.tool)
+	for i := len(s.Tools) - 1; i >= 0; i-- {
+		t, at := s.Tools[i], lk.toolOrder[i]
+		lk.toolByIRI[t.IRI] = at
+		lk.toolByID[t.ID] = at
+	}
+	lk.procByIRI, lk.procByID = make(map[string]int32, c.proc), make(map[string]int32, c.proc)
+	lk.procByStem = make(map[[2]string]int32, c.proc)
+	for i := len(s.Processes) - 1; i >= 0; i-- {
+		p, at := s.Processes[i], lk.procOrder[i]
+		lk.procByIRI[p.IRI] = at
+		lk.procByID[p.ID] = at
+		if p.Instance != nil && p.Stem != "" {
+			lk.procByStem[[2]string{p.Instance.IRI, p.Stem}] = at
+		}
+	}
+	lk.beanByIRI, lk.beanByID = make(map[string]int32, c.bean), make(map[string]int32, c.bean)
+	for i := len(s.Beans) - 1; i >= 0; i-- {
+		b, at := s.Beans[i], lk.beanOrder[i]
+		lk.beanByIRI[b.IRI] = at
+		lk.beanByID[b.ID] = at
+	}
+}
+
+// at is the entity of slab at the place m gives key, or nil.
+func at[K comparable, T any](slab []T, m map[K]int32, key K) *T {
+	if i, ok := m[key]; ok {
+		return &slab[i]
+	}
+	return nil
+}
+
+// sourceOf is the source file of that IRI (a graph's), or nil.
+func (s *Snapshot) sourceOf(iri string) *Source { return at(s.srcSlab, s.lk.sourceByIRI, iri) }
+
+// activityOf is the activity of that IRI, or nil.
+func (s *Snapshot) activityOf(iri string) *Activity { return at(s.actSlab, s.lk.actByIRI, iri) }
+
+// sameShape reports whether next has the nodes of prev in the same places
+// with the same keys, so that the lookups of prev index next's entities
+// too: an edit that changes what a file says but not what it defines (the
+// usual one under --watch). Nodes shared by both are the same pointer; only
+// the replaced ones are compared.
+func sameShape(prev, next []*node) bool {
+	if len(prev) != len(next) {
+		return false
+	}
+	for i, a := range prev {
+		if b := next[i]; a != b && !sameKeys(a, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKeys reports whether two nodes give link the same keys and places:
+// everything the lookups are made from. Instance declarations are never
+// the same shape (instances are linked by name and document, rarely
+// edited); values read from the node itself each time (ports, contract
+// properties, lanes) need not be equal.
+func sameKeys(a, b *node) bool {
+	if a.iri != b.iri || a.graph != b.graph || a.flags != b.flags || a.flags&fInstance != 0 {
+		return false
+	}
+	if a.flags&fSource != 0 && (a.srcDoc != b.srcDoc || a.src.Path != b.src.Path || a.src.Parser != b.src.Parser) {
+		return false
+	}
+	if a.flags&fActivity != 0 && (a.actOwner != b.actOwner || a.act.Position != b.act.Position) {
+		return false
+	}
+	switch x := a.main.(type) {
+	case nil:
+		return b.main == nil
+	case *Skill:
+		y, ok := b.main.(*Skill)
+		return ok && x.ID == y.ID && x.Package == y.Package
+	case *toolNode:
+		y, ok := b.main.(*toolNode)
+		return ok && x.tool.ID == y.tool.ID
+	case *Process:
+		y, ok := b.main.(*Process)
+		return ok && x.ID == y.ID && x.Stem == y.Stem
+	case *Bean:
+		y, ok := b.main.(*Bean)
+		return ok && x.ID == y.ID
+	case *contractNode:
+		_, ok := b.main.(*contractNode)
+		return ok
+	case *ToolSkill:
+		_, ok := b.main.(*ToolSkill)
+		return ok
+	case *Server:
+		_, ok := b.main.(*Server)
+		return ok
+	case *Finding:
+		_, ok := b.main.(*Finding)
+		return ok
+	case *Script:
+		_, ok := b.main.(*Script)
+		return ok
+	case *triageNode:
+		_, ok := b.main.(*triageNode)
+		return ok
+	}
+	return false
+}

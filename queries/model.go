@@ -140,6 +140,8 @@ type Tool struct {
 	Reachable    bool
 	Witness      []string
 	Findings     []Finding
+
+	slab int32 // its place in the snapshot's slab of Tools
 }
 
 // HasSelection reports whether the Tool says when to pick it.

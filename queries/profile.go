@@ -93,7 +93,7 @@ func (s *Snapshot) WithProfile(name string) (*Snapshot, error) {
 	if v := s.profiled[name]; v != nil {
 		return v, nil
 	}
-	v := link(s.nodes)
+	v := link(s.nodes, nil) // its own lookups: indexTools changes them
 	v.Version, v.Profile, v.BuiltAt = s.Version, name, s.BuiltAt
 	kept := v.Tools[:0]
 	for _, t := range v.Tools {

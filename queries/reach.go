@@ -101,7 +101,7 @@ func (s *Snapshot) reachability(out *findings) {
 	// Sized for every entity node (MCP listing nodes come on top): growing
 	// the id table and its slices was a third of this analysis's
 	// allocations at 10k skills.
-	nodes := len(s.Skills) + len(s.Tools) + len(s.Processes) + len(s.actByIRI)
+	nodes := len(s.Skills) + len(s.Tools) + len(s.Processes) + len(s.actSlab)
 	r := Reachability{ids: make(map[string]int32, nodes), keys: make([]string, 0, nodes),
 		adj: make([][]int32, 0, nodes), hasOut: make([]bool, 0, nodes)}
 	edge := func(a, b int32) {
@@ -123,7 +123,7 @@ func (s *Snapshot) reachability(out *findings) {
 		procID[p] = r.id(p.Key())
 	}
 	called := map[*Process]bool{}
-	actID := make(map[*Activity]int32, len(s.actByIRI))
+	actID := make(map[*Activity]int32, len(s.actSlab))
 	for _, p := range s.Processes {
 		pid := procID[p]
 		for _, a := range p.Activities {

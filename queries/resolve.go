@@ -23,21 +23,21 @@ func (s *Snapshot) scope(in *Instance) []*Instance {
 
 // resolveSkill resolves a skill IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
-	if sk := s.skillByIRI[iri]; sk != nil {
+	if sk := at(s.skillSlab, s.lk.skillByIRI, iri); sk != nil {
 		return sk
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
 		if c, ok := mintOther(iri, o.IRI, "skill", id); ok {
-			if sk := s.skillByIRI[c]; sk != nil {
+			if sk := at(s.skillSlab, s.lk.skillByIRI, c); sk != nil {
 				return sk
 			}
 		}
 		if i := strings.LastIndexByte(id, '/'); i >= 0 {
-			if sk := s.skillByPkg[[3]string{o.IRI, id[:i], id[i+1:]}]; sk != nil {
+			if sk := at(s.skillSlab, s.lk.skillByPkg, [3]string{o.IRI, id[:i], id[i+1:]}); sk != nil {
 				return sk
 			}
-		} else if sk := s.skillByName[[2]string{o.IRI, id}]; sk != nil {
+		} else if sk := at(s.skillSlab, s.lk.skillByName, [2]string{o.IRI, id}); sk != nil {
 			// A bare name: skill IRIs carry the package.
 			return sk
 		}
@@ -47,19 +47,19 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 
 // resolveTool resolves a Tool IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveTool(in *Instance, iri string) *Tool {
-	return resolveMinted(s, in, s.toolByIRI, "tool", iri)
+	return resolveMinted(s, in, s.toolSlab, s.lk.toolByIRI, "tool", iri)
 }
 
 // resolveMinted looks an IRI up as minted, then its id as minted in each
 // instance of the referrer's scope (its own first, then what it needs).
-func resolveMinted[T any](s *Snapshot, in *Instance, byIRI map[string]*T, kind, iri string) *T {
-	if v := byIRI[iri]; v != nil {
+func resolveMinted[T any](s *Snapshot, in *Instance, slab []T, byIRI map[string]int32, kind, iri string) *T {
+	if v := at(slab, byIRI, iri); v != nil {
 		return v
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
 		if c, ok := mintOther(iri, o.IRI, kind, id); ok {
-			if v := byIRI[c]; v != nil {
+			if v := at(slab, byIRI, c); v != nil {
 				return v
 			}
 		}
@@ -69,17 +69,17 @@ func resolveMinted[T any](s *Snapshot, in *Instance, byIRI map[string]*T, kind, 
 
 // resolveProcess resolves by process/@id, then by file stem.
 func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
-	if p := s.procByIRI[iri]; p != nil {
+	if p := at(s.procSlab, s.lk.procByIRI, iri); p != nil {
 		return p
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
 		if c, ok := mintOther(iri, o.IRI, "process", id); ok {
-			if p := s.procByIRI[c]; p != nil {
+			if p := at(s.procSlab, s.lk.procByIRI, c); p != nil {
 				return p
 			}
 		}
-		if p := s.procByStem[[2]string{o.IRI, id}]; p != nil {
+		if p := at(s.procSlab, s.lk.procByStem, [2]string{o.IRI, id}); p != nil {
 			return p
 		}
 	}
@@ -88,7 +88,7 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 
 // resolveBean resolves a bean IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveBean(in *Instance, iri string) *Bean {
-	return resolveMinted(s, in, s.beanByIRI, "bean", iri)
+	return resolveMinted(s, in, s.beanSlab, s.lk.beanByIRI, "bean", iri)
 }
 
 // resolveSkillID resolves a bare (or package/name) skill id named by an

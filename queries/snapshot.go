@@ -44,21 +44,18 @@ type Snapshot struct {
 	Workflows []*Workflow
 	Programs  []*Program
 
-	instByName  map[string]*Instance
-	instByDoc   map[string]*Instance
-	skillByIRI  map[string]*Skill
-	skillByID   map[string]*Skill
-	toolByIRI   map[string]*Tool
-	toolByID    map[string]*Tool
-	procByIRI   map[string]*Process
-	procByID    map[string]*Process
-	beanByIRI   map[string]*Bean
-	beanByID    map[string]*Bean
-	actByIRI    map[string]*Activity
-	skillByPkg  map[[3]string]*Skill   // instance IRI, package, name
-	skillByName map[[2]string]*Skill   // instance IRI, bare name: the first of its packages
-	procByStem  map[[2]string]*Process // instance IRI, file stem
-	sourceByIRI map[string]*Source
+	instByName map[string]*Instance
+	instByDoc  map[string]*Instance
+	lk         *lookups // indexes into the slabs, shared by snapshots of one shape
+
+	// The entities of each kind in node order: the lists above point into
+	// them, the lookups give places in them.
+	srcSlab   []Source
+	actSlab   []Activity
+	skillSlab []Skill
+	toolSlab  []Tool
+	procSlab  []Process
+	beanSlab  []Bean
 }
 
 // Build reads the store's current graph version and computes every analysis.
@@ -77,7 +74,8 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 // Update returns the snapshot of the next graph version from this one and
 // the changes that produced it, without reading the store back: only the
 // changed graphs are regrouped and decoded, the nodes of every other graph
-// are shared with this snapshot, then the entities are linked and the
+// are shared with this snapshot, then the entities are linked (with this
+// snapshot's lookups when the changes kept every key in its place) and the
 // analyses run again. It gives the same answers as Build on the updated
 // store; this snapshot is not modified (readers may still hold it).
 func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
@@ -93,7 +91,12 @@ func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 			g.add(q)
 		}
 	}
-	n := link(replaceGraphs(s.nodes, changed, decodeNodes(g.raws())))
+	nodes := replaceGraphs(s.nodes, changed, decodeNodes(g.raws()))
+	var same *lookups
+	if s.Profile == "" && sameShape(s.nodes, nodes) {
+		same = s.lk
+	}
+	n := link(nodes, same)
 	n.Version = version
 	n.BuiltAt = time.Now().UTC()
 	n.analyse()
@@ -101,12 +104,5 @@ func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 }
 
 func newSnapshot() *Snapshot {
-	return &Snapshot{
-		Contracts: map[string]*Contract{}, instByName: map[string]*Instance{}, instByDoc: map[string]*Instance{},
-		skillByIRI: map[string]*Skill{}, skillByID: map[string]*Skill{}, toolByIRI: map[string]*Tool{},
-		toolByID: map[string]*Tool{}, procByIRI: map[string]*Process{}, procByID: map[string]*Process{},
-		beanByIRI: map[string]*Bean{}, beanByID: map[string]*Bean{}, actByIRI: map[string]*Activity{},
-		skillByPkg: map[[3]string]*Skill{}, skillByName: map[[2]string]*Skill{}, procByStem: map[[2]string]*Process{},
-		sourceByIRI: map[string]*Source{},
-	}
+	return &Snapshot{instByName: map[string]*Instance{}, instByDoc: map[string]*Instance{}}
 }

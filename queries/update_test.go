@@ -227,7 +227,7 @@ func naiveWorkflow(s *Snapshot, p *Process) []string {
 			return
 		}
 		seen[q] = true
-		for _, a := range naiveFlowOrder(q, s.actByIRI) {
+		for _, a := range naiveFlowOrder(q, s.activityOf) {
 			for _, ref := range s.stepRefs(a) {
 				out = append(out, a.Key()+"="+ref.name)
 			}
@@ -245,11 +245,11 @@ func naiveWorkflow(s *Snapshot, p *Process) []string {
 // shared callees and call cycles (the generated one, and one built here).
 // naiveFlowOrder is flowOrder as first written, with maps: the reference
 // the indexed walk is held to.
-func naiveFlowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
+func naiveFlowOrder(p *Process, byIRI func(string) *Activity) []*Activity {
 	incoming := map[*Activity]int{}
 	for _, a := range p.Activities {
 		for _, n := range a.NextIRI {
-			if b := byIRI[n]; b != nil && b.Process == p {
+			if b := byIRI(n); b != nil && b.Process == p {
 				incoming[b]++
 			}
 		}
@@ -277,7 +277,7 @@ func naiveFlowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
 		order = append(order, a)
 		var next []*Activity
 		for _, n := range a.NextIRI {
-			if b := byIRI[n]; b != nil && b.Process == p && !seen[b] {
+			if b := byIRI(n); b != nil && b.Process == p && !seen[b] {
 				next = append(next, b)
 			}
 		}
@@ -318,10 +318,10 @@ func TestFlowOrderEqualsNaive(t *testing.T) {
 				byIRI[id] = a
 			}
 			var got, want []string
-			for _, a := range flowOrder(p, byIRI) {
+			for _, a := range flowOrder(p, func(iri string) *Activity { return byIRI[iri] }) {
 				got = append(got, a.ID)
 			}
-			for _, a := range naiveFlowOrder(p, byIRI) {
+			for _, a := range naiveFlowOrder(p, func(iri string) *Activity { return byIRI[iri] }) {
 				want = append(want, a.ID)
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -390,4 +390,97 @@ func TestWorkflowsEqualNaiveWalk(t *testing.T) {
 			t.Fatalf("%s: %d call activities, %d steps; the test would not test sharing", dir, calls, steps)
 		}
 	}
+}
+
+// TestUpdateKeepingShapeSharesLookups: an edit that keeps every key in its
+// place (what a file says changes, not what it defines) is updated with the
+// previous snapshot's lookups, and one that changes a key is not; either
+// way the updated snapshot answers like one rebuilt from the store. The
+// shared edits change what the analyses see (a satisfies target, a port
+// type, a lane), so a stale result carried over would show.
+func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 40, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, old, new string
+		shared               bool
+	}{
+		{"skill description", "skills/sales/restore-log.md", "Restore log for the sales package.", "Restores the sales log.", true},
+		{"satisfies target", "tools/backup-log-api.json", `"backup-log"`, `"restore-log"`, true},
+		{"port type", "tools/backup-log-api.json", `"FilesystemPath"`, `"Url"`, true},
+		{"lane name", "processes/backup-render.bpmn", `name="Release bot"`, `name="Night bot"`, true},
+		{"skill renamed", "skills/sales/restore-log.md", "skill: restore-log", "skill: restore-logs", false},
+		{"tool renamed", "tools/backup-log-api.json", `"id": "backup-log-api"`, `"id": "backup-log-rest"`, false},
+	} {
+		f := filepath.Join(root, filepath.FromSlash(tc.file))
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tc.old) {
+			t.Fatalf("%s: %s does not say %s", tc.name, tc.file, tc.old)
+		}
+		if err := os.WriteFile(f, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := cur
+		cur = prev.Update(res.Changes, res.Version)
+		if got := cur.lk == prev.lk; got != tc.shared {
+			t.Errorf("%s: lookups shared = %v, want %v", tc.name, got, tc.shared)
+		}
+		rebuilt, err := Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := answers(cur), answers(rebuilt)
+		got["said"], want["said"] = said(cur), said(rebuilt)
+		if !reflect.DeepEqual(got, want) {
+			for k := range want {
+				if !reflect.DeepEqual(got[k], want[k]) {
+					t.Errorf("%s: %s differs:\nupdated: %v\nrebuilt: %v", tc.name, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// said renders what the files say that no analysis reads, as the API
+// shows it: texts, port types, lanes.
+func said(s *Snapshot) []string {
+	var out []string
+	for _, sk := range s.Skills {
+		out = append(out, sk.IRI+" "+sk.Title+" "+sk.Description)
+	}
+	for _, t := range s.Tools {
+		line := t.IRI + " " + t.Description
+		for _, p := range append(append([]*Port(nil), t.Inputs...), t.Outputs...) {
+			line += fmt.Sprintf(" %s:%s:%s:%d", p.Name, p.TypeIRI, p.JSONType, p.Position)
+		}
+		out = append(out, line)
+	}
+	for _, p := range s.Processes {
+		for _, a := range p.Activities {
+			out = append(out, a.Key()+" "+a.Title+" "+a.Lane)
+		}
+	}
+	return out
 }

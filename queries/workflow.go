@@ -59,7 +59,7 @@ func performedBy(sk *Skill) bool {
 // breaking ties and placing nodes no flow reaches. Activities are counted
 // by their place in p.Activities (ord, set when linking), so the walk
 // needs no map of its own and looks each flow's target up once.
-func flowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
+func flowOrder(p *Process, byIRI func(string) *Activity) []*Activity {
 	n := len(p.Activities)
 	incoming := make([]int32, n)
 	seen := make([]bool, n)
@@ -70,7 +70,7 @@ func flowOrder(p *Process, byIRI map[string]*Activity) []*Activity {
 	for i, a := range p.Activities {
 		from[i] = int32(len(succ))
 		for _, iri := range a.NextIRI {
-			if b := byIRI[iri]; b != nil && b.Process == p {
+			if b := byIRI(iri); b != nil && b.Process == p {
 				succ = append(succ, b.ord)
 				incoming[b.ord]++
 			}
@@ -151,7 +151,7 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 		var steps []WorkflowStep
 		bounds = bounds[:0]
 		callsAny := false
-		for _, a := range flowOrder(p, s.actByIRI) {
+		for _, a := range flowOrder(p, s.activityOf) {
 			lo := len(steps)
 			step := func(name string, sk *Skill) {
 				steps = append(steps, WorkflowStep{Step: a, SkillRef: name, Skill: sk})
