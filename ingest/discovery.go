@@ -144,9 +144,10 @@ func discoverCorpora(ctx context.Context, roots []string, opt Options, pr *probe
 		return cs, nil
 	}
 	var insts []discover.Instance
+	listings := &discover.Listings{} // the workspace search's, for the corpus walks
 	for _, root := range roots {
 		// A workspace root stands for every instance declared under it.
-		ws, err := discover.Workspace(root, pr.options(root, discover.Options{MaxFileSize: opt.MaxFileSize}))
+		ws, err := discover.Workspace(root, pr.options(root, discover.Options{MaxFileSize: opt.MaxFileSize, Listings: listings}))
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func discoverCorpora(ctx context.Context, roots []string, opt Options, pr *probe
 	}
 	instances := map[string]string{} // name → root, to catch two corpora of one name
 	for _, wi := range insts {
-		c, err := discover.Load(ctx, wi.Root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude})
+		c, err := discover.Load(ctx, wi.Root, discover.Options{MaxFileSize: opt.MaxFileSize, Exclude: wi.Exclude, Listings: listings})
 		if err != nil {
 			return fail(err)
 		}

@@ -52,8 +52,9 @@ type Corpus struct {
 	// Findings are discovery problems: directory-missing, path-escapes-root, …
 	Findings []record.Finding
 
-	fs      *Root    // every read under Root goes through it
-	exclude []string // folders of other workspace instances
+	fs       *Root     // every read under Root goes through it
+	exclude  []string  // folders of other workspace instances
+	listings *Listings // while Load walks: the workspace search's listings
 }
 
 // Options tune discovery.
@@ -71,6 +72,9 @@ type Options struct {
 	// it found not to be a declaration (read, or skipped by
 	// NotDeclaration), for the caller to remember.
 	Probed func(Probe)
+	// Listings, if set, keeps the folders Workspace lists for the walks of
+	// the Loads that follow it (one discovery; see Listings).
+	Listings *Listings
 }
 
 // typologyKinds maps declared graph typologies to source kinds.
@@ -107,7 +111,8 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Corpus{Root: abs, fs: r, exclude: opt.Exclude}
+	c := &Corpus{Root: abs, fs: r, exclude: opt.Exclude, listings: opt.Listings}
+	defer func() { c.listings = nil }() // a discovery's, not the corpus's
 	dirs := []record.Directory(nil)
 	rel, data, fs := findDeclaration(r)
 	c.Findings = append(c.Findings, fs...)
@@ -372,7 +377,11 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 	manifests := map[string]string{} // dir → package-manifest name
 	notRead := map[string][]string{} // extension → files, in walk order
 	var exts []string
-	_ = fs.WalkDir(c.fs.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+	fsys := c.fs.FS()
+	if c.listings != nil {
+		fsys = listedFS{fsys: fsys, dir: c.Root, l: c.listings}
+	}
+	_ = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			c.Findings = append(c.Findings, record.Finding{Code: record.CodeFileUnreadable, Severity: record.SeverityOf(record.CodeFileUnreadable),
 				Message: fmt.Sprintf("cannot read: %v", err), File: p, Line: 1})

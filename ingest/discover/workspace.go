@@ -48,6 +48,14 @@ func Workspace(root string, opt Options) ([]Instance, error) {
 		return nil, fmt.Errorf("corpus %s: %w", root, err)
 	}
 	defer r.Close()
+	// The listings are kept by the path Load opens an instance root at.
+	base, err := filepath.Abs(root)
+	if err == nil {
+		base, err = filepath.EvalSymlinks(base)
+	}
+	if err != nil {
+		opt.Listings = nil
+	}
 	var subs []string
 	// The instances found so far, to tell a sibling instance from a file of
 	// an enclosing one: a declaration inside a directory the enclosing
@@ -100,6 +108,7 @@ func Workspace(root string, opt Options) ([]Instance, error) {
 		if err != nil {
 			return
 		}
+		opt.Listings.put(filepath.Join(base, filepath.FromSlash(dir)), entries)
 		if dir != "." {
 			examine(dir, entries)
 		}

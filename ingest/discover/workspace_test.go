@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,6 +82,58 @@ func TestWorkspaceProbes(t *testing.T) {
 			slices.Sort(probed)
 			if !slices.Equal(probed, tc.probed) {
 				t.Errorf("probed %v, want %v", probed, tc.probed)
+			}
+		})
+	}
+}
+
+// TestLoadWalksWithTheSearchListings: Load walks a folder the workspace
+// search listed by that listing (the tree as of the search) and lists
+// every other folder itself: a file added after the search under a folder
+// deeper than MaxWorkspaceDepth is found, one added to a listed folder is
+// found by a Load without the listings only.
+func TestLoadWalksWithTheSearchListings(t *testing.T) {
+	md := "---\nname: %s\ndescription: The %s skill.\n---\n"
+	root := t.TempDir()
+	write := func(rel, body string) {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("harness.json", `{"name": "repo", "directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]}`)
+	write("skills/core/a.md", fmt.Sprintf(md, "a", "a"))
+	write("skills/core/d1/d2/d3/b.md", fmt.Sprintf(md, "b", "b"))
+	listings := &Listings{}
+	if _, err := Workspace(root, Options{Listings: listings}); err != nil {
+		t.Fatal(err)
+	}
+	write("skills/core/late.md", fmt.Sprintf(md, "late", "late"))
+	write("skills/core/d1/d2/d3/deep-late.md", fmt.Sprintf(md, "deep-late", "deep-late"))
+	tests := []struct {
+		name     string
+		listings *Listings
+		want     []string
+	}{
+		{"with the search's listings", listings, []string{"harness.json", "skills/core/a.md", "skills/core/d1/d2/d3/b.md", "skills/core/d1/d2/d3/deep-late.md"}},
+		{"without", nil, []string{"harness.json", "skills/core/a.md", "skills/core/d1/d2/d3/b.md", "skills/core/d1/d2/d3/deep-late.md", "skills/core/late.md"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(context.Background(), root, Options{Listings: tc.listings})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			var got []string
+			for _, s := range c.Sources {
+				got = append(got, s.Path)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("sources %v, want %v", got, tc.want)
 			}
 		})
 	}
