@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
 )
 
@@ -94,16 +95,7 @@ func BenchmarkReingestUnchanged(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("skills=%d", n), func(b *testing.B) {
 			dir := benchCorpusOf(b, n)
-			old := time.Now().Add(-time.Hour)
-			err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return err
-				}
-				return os.Chtimes(p, old, old)
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
+			corpustest.Age(b, dir, time.Now().Add(-time.Hour))
 			ctx := context.Background()
 			st := openStore(b, "bbolt:"+filepath.Join(b.TempDir(), "g.db"))
 			defer st.Close()

@@ -60,23 +60,10 @@ func TestWorkspaceProbes(t *testing.T) {
 				"node_modules/m.json": decl("ignored", "skills"),
 			})
 			old := time.Now().Add(-time.Hour).Truncate(time.Second)
-			age(t, root, old)
+			corpustest.Age(t, root, old)
 			at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
-			write := func(rel, s string, mtime time.Time) {
-				corpustest.WriteInto(t, root, map[string]string{rel: s})
-				if err := os.Chtimes(at(rel), mtime, mtime); err != nil {
-					t.Fatal(err)
-				}
-			}
-			url := "memory"
-			if backend == "bbolt" {
-				url = "bbolt:" + filepath.Join(t.TempDir(), "g.db")
-			}
-			st, err := graph.Open(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			write := func(rel, s string, mtime time.Time) { corpustest.WriteAt(t, root, rel, s, mtime) }
+			st := openBackend(t, backend)
 			if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 				t.Fatal(err)
 			}
@@ -144,20 +131,6 @@ func TestWorkspaceProbes(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// age dates every file under root at t.
-func age(t *testing.T, root string, at time.Time) {
-	t.Helper()
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		return os.Chtimes(p, at, at)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -10,7 +10,24 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
+
+// openBackend opens an empty store of a backend the stamps are kept by
+// (memory or bbolt), closed when the test ends.
+func openBackend(t *testing.T, backend string) *graph.Store {
+	t.Helper()
+	url := "memory"
+	if backend == "bbolt" {
+		url = "bbolt:" + filepath.Join(t.TempDir(), "g.db")
+	}
+	st, err := graph.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
 
 // copyAged copies a test corpus and dates every file an hour back, out of
 // the same-second window of the ingests that follow.
@@ -21,15 +38,7 @@ func copyAged(t *testing.T, src string) (string, time.Time) {
 		t.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour).Truncate(time.Second)
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		return os.Chtimes(p, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	corpustest.Age(t, root, old)
 	return root, old
 }
 
@@ -52,26 +61,8 @@ func TestStampSkip(t *testing.T) {
 				}
 				return string(b)
 			}
-			write := func(rel, s string, mtime time.Time) {
-				if err := os.MkdirAll(filepath.Dir(at(rel)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(at(rel), []byte(s), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chtimes(at(rel), mtime, mtime); err != nil {
-					t.Fatal(err)
-				}
-			}
-			url := "memory"
-			if backend == "bbolt" {
-				url = "bbolt:" + filepath.Join(t.TempDir(), "g.db")
-			}
-			st, err := graph.Open(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			write := func(rel, s string, mtime time.Time) { corpustest.WriteAt(t, root, rel, s, mtime) }
+			st := openBackend(t, backend)
 			// viewers.ts moves out of tools/: a module index.ts reads that is
 			// no source itself.
 			viewers := read("tools/viewers.ts")

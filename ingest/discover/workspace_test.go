@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
 
 // TestWorkspaceProbes: the workspace search reports every regular *.json
@@ -31,16 +33,7 @@ func TestWorkspaceProbes(t *testing.T) {
 		"skills/core/broken.json":    `{"name": `,
 		"skills/core/sub/plain.json": `[]`,
 	}
-	root := t.TempDir()
-	for p, body := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := corpustest.Write(t, files)
 	if err := os.Symlink(filepath.Join(root, "a", "notes.json"), filepath.Join(root, "b", "link.json")); err != nil {
 		t.Fatal(err)
 	}
@@ -95,15 +88,7 @@ func TestWorkspaceProbes(t *testing.T) {
 func TestLoadWalksWithTheSearchListings(t *testing.T) {
 	md := "---\nname: %s\ndescription: The %s skill.\n---\n"
 	root := t.TempDir()
-	write := func(rel, body string) {
-		full := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, body string) { corpustest.WriteInto(t, root, map[string]string{rel: body}) }
 	write("harness.json", `{"name": "repo", "directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]}`)
 	write("skills/core/a.md", fmt.Sprintf(md, "a", "a"))
 	write("skills/core/d1/d2/d3/b.md", fmt.Sprintf(md, "b", "b"))
