@@ -250,40 +250,36 @@ func (s *Store) RefreshCheckpoint(ctx context.Context) (rebuilt bool, err error)
 }
 
 // writeCheckpointKV brings the checkpoint from version old to next inside
-// the ingest transaction: the changed graphs' blocks when it was stamped
-// old (or is absent from a new store), else every graph's block afresh,
-// read back from the transaction.
-func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes []Change, leftovers bool) error {
+// the ingest transaction: the changed graphs' blocks (blocks, in label
+// order; a nil block removes its graph's) when it was stamped old (or is
+// absent from a new store), else every graph's block afresh, read back
+// from the transaction.
+func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, blocks []block, leftovers bool) error {
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
 	stamp := kvStamp(ctx, tx)
 	// Verifying every block costs a pass over the whole checkpoint (at 10k
 	// skills most of a one-file ingest): skipped when this process wrote
 	// or verified it at version old, as nothing else writes the file.
-	var blocks []block
+	var stored []block
 	whole := true
 	if known := s.ckptWhole.Load(); known <= 0 || known != old || stamp != old {
-		blocks, whole = kvBlocks(ctx, tx)
+		stored, whole = kvBlocks(ctx, tx)
 	}
 	// Blocks are only updated from a checkpoint known whole: stamped with
 	// the previous version (or none at all in a new store) and every block
 	// verifying. Anything else is rebuilt from the store.
-	current := whole && (stamp == old && old > 0 || stamp == -1 && old == 0 && len(blocks) == 0 && !leftovers)
+	current := whole && (stamp == old && old > 0 || stamp == -1 && old == 0 && len(stored) == 0 && !leftovers)
 	if current {
 		// In key order: bbolt inserts into a node it splits only at commit,
 		// so appending keeps every insert cheap.
-		changes = slices.SortedFunc(slices.Values(changes), func(a, b Change) int { return strings.Compare(a.Graph, b.Graph) })
-		for _, c := range changes {
-			if c.Delete || len(c.Quads) == 0 {
-				if err := tx.Del(ctx, ckptKey([]byte(c.Graph))); err != nil {
+		for _, b := range blocks {
+			if b.data == nil {
+				if err := tx.Del(ctx, ckptKey([]byte(b.label))); err != nil {
 					return err
 				}
 				continue
 			}
-			b, err := encodeGraph(c)
-			if err != nil {
-				return err
-			}
-			if err := tx.Put(ctx, ckptKey([]byte(c.Graph)), b); err != nil {
+			if err := tx.Put(ctx, ckptKey([]byte(b.label)), b.data); err != nil {
 				return err
 			}
 			s.blockWritten()
@@ -298,6 +294,33 @@ func (s *Store) writeCheckpointKV(ctx context.Context, old, next int64, changes 
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(next))
 	return tx.Put(ctx, ckptKey(ckptStamp), buf[:])
+}
+
+// blocksOf are the checkpoint blocks of changes in label order: each
+// written graph's block, nil for a graph deleted or left empty.
+func blocksOf(changes []Change) ([]block, error) {
+	out := make([]block, 0, len(changes))
+	for _, c := range changes {
+		b, err := blockOf(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b block) int { return strings.Compare(a.label, b.label) })
+	return out, nil
+}
+
+// blockOf is the checkpoint block of one change (nil data: none).
+func blockOf(c Change) (block, error) {
+	if c.Delete || len(c.Quads) == 0 {
+		return block{label: c.Graph}, nil
+	}
+	b, err := encodeGraph(c)
+	if err != nil {
+		return block{}, fmt.Errorf("checkpoint of %s: %w", c.Graph, err)
+	}
+	return block{label: c.Graph, data: b}, nil
 }
 
 // encodeGraph is the block of one change, its quads labelled as stored.

@@ -1,56 +1,100 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"testing"
 )
 
 // TestFirstWriterMatchesApply: a first ingest written while it is handed
-// over in parts (FirstWriter) stores exactly what one Apply stores —
-// quads, subject registry and checkpoint — at version 1.
+// over in parts (FirstWriter, the changes as they are or packed) stores
+// exactly what one Apply stores — quads, subject registry, stamps and
+// checkpoint — at version 1.
 func TestFirstWriterMatchesApply(t *testing.T) {
 	ctx := context.Background()
 	defer func(n int) { coldCommit = n }(coldCommit)
 	coldCommit = 500
 	changes := versioned(40, 100, 1)
+	for i := range changes {
+		changes[i].Stamp = []byte(fmt.Sprintf("stamp %d", i))
+	}
+	// A quad handed over twice is stored once (and counted once).
+	changes[3].Quads = append(changes[3].Quads, changes[3].Quads[0])
 	ref := open(t, "bbolt:"+t.TempDir()+"/ref.db")
 	if _, err := ref.Apply(ctx, changes); err != nil {
 		t.Fatal(err)
 	}
-	s := open(t, "bbolt:"+t.TempDir()+"/g.db")
-	w, err := s.BeginFirst(ctx)
-	if err != nil || w == nil {
-		t.Fatalf("BeginFirst on an empty bbolt store: %v, %v", w, err)
+	tests := []struct {
+		name string
+		add  func(w *FirstWriter, part []Change) error
+	}{
+		{"Add", func(w *FirstWriter, part []Change) error { return w.Add(ctx, part) }},
+		{"AddPacked", func(w *FirstWriter, part []Change) error {
+			var ps []Packed
+			for _, c := range part {
+				p, err := Pack(c)
+				if err != nil {
+					return err
+				}
+				if p.Graph() != c.Graph {
+					return fmt.Errorf("packed %s names %s", c.Graph, p.Graph())
+				}
+				ps = append(ps, p)
+			}
+			return w.AddPacked(ctx, ps)
+		}},
 	}
-	for part := range slices.Chunk(changes, 7) {
-		if err := w.Add(ctx, part); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if w.Steps() == 0 {
-		t.Fatal("nothing was committed while the changes were handed over")
-	}
-	if v, err := w.Commit(ctx, changes); err != nil || v != 1 {
-		t.Fatalf("Commit: version %d, %v", v, err)
-	}
-	for _, ckpt := range []bool{false, true} {
-		_, want := readAll(t, ref, ckpt)
-		_, got := readAll(t, s, ckpt)
-		if !slices.Equal(got, want) {
-			t.Fatalf("checkpoint %t: %d quads, Apply stored %d", ckpt, len(got), len(want))
-		}
-	}
-	if !s.CheckpointCurrent(ctx) {
-		t.Fatal("the checkpoint is not current after the first ingest")
-	}
-	for _, label := range []string{"urn:g:0", "urn:g:39"} {
-		a, _ := ref.GraphQuads(ctx, label)
-		b, _ := s.GraphQuads(ctx, label)
-		if len(a) != len(b) || len(a) != 100 {
-			t.Fatalf("graph %s: %d quads, Apply stored %d", label, len(b), len(a))
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t, "bbolt:"+t.TempDir()+"/g.db")
+			w, err := s.BeginFirst(ctx)
+			if err != nil || w == nil {
+				t.Fatalf("BeginFirst on an empty bbolt store: %v, %v", w, err)
+			}
+			for part := range slices.Chunk(changes, 7) {
+				if err := tt.add(w, part); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if w.Steps() == 0 {
+				t.Fatal("nothing was committed while the changes were handed over")
+			}
+			if v, err := w.Commit(ctx); err != nil || v != 1 {
+				t.Fatalf("Commit: version %d, %v", v, err)
+			}
+			for _, ckpt := range []bool{false, true} {
+				_, want := readAll(t, ref, ckpt)
+				_, got := readAll(t, s, ckpt)
+				if !slices.Equal(got, want) {
+					t.Fatalf("checkpoint %t: %d quads, Apply stored %d", ckpt, len(got), len(want))
+				}
+			}
+			if !s.CheckpointCurrent(ctx) {
+				t.Fatal("the checkpoint is not current after the first ingest")
+			}
+			for _, label := range []string{"urn:g:0", "urn:g:3", "urn:g:39"} {
+				a, _ := ref.GraphQuads(ctx, label)
+				b, _ := s.GraphQuads(ctx, label)
+				if len(a) != len(b) || len(a) != 100 {
+					t.Fatalf("graph %s: %d quads, Apply stored %d", label, len(b), len(a))
+				}
+			}
+			want, err := ref.Stamps(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Stamps(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(changes) || !maps.EqualFunc(got, want, bytes.Equal) {
+				t.Fatalf("stamps: %d, Apply stored %d", len(got), len(want))
+			}
+		})
 	}
 }
 
@@ -70,7 +114,7 @@ func TestFirstWriterAbortServesNothing(t *testing.T) {
 		{"cancelled commit", func(w *FirstWriter) error {
 			c, cancel := context.WithCancel(ctx)
 			cancel()
-			_, err := w.Commit(c, changes)
+			_, err := w.Commit(c)
 			if err == nil {
 				return errors.New("a cancelled Commit succeeded")
 			}

@@ -652,14 +652,20 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 			return err
 		}
 	}
-	return s.finishKV(ctx, old, next, dels, adds, changes, leftovers)
+	blocks, err := blocksOf(changes)
+	if err != nil {
+		return fmt.Errorf("write checkpoint: %w", err)
+	}
+	return s.finishKV(ctx, old, next, dels, adds, changeStamps(changes), blocks, leftovers)
 }
 
 // finishKV is the last transaction of an ingest into bbolt: the deltas
 // left, the stamps, the checkpoint and so the version bump, committed
-// together or not at all. leftovers says the store held quads at version
-// 0 before the ingest (see writeKV).
-func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, changes []Change, leftovers bool) (err error) {
+// together or not at all. stamps are the changed graphs' stamps (nil:
+// deleted), blocks their checkpoint blocks (see writeCheckpointKV).
+// leftovers says the store held quads at version 0 before the ingest (see
+// writeKV).
+func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, stamps map[string][]byte, blocks []block, leftovers bool) (err error) {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
@@ -678,10 +684,10 @@ func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []grap
 		return fmt.Errorf("write graphs: %w", err)
 	}
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
-	if err := putStamps(ctx, tx, changeStamps(changes)); err != nil {
+	if err := putStamps(ctx, tx, stamps); err != nil {
 		return fmt.Errorf("write stamps: %w", err)
 	}
-	if err := s.writeCheckpointKV(ctx, old, next, changes, leftovers); err != nil {
+	if err := s.writeCheckpointKV(ctx, old, next, blocks, leftovers); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

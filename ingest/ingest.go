@@ -79,7 +79,10 @@ type Result struct {
 	Quads    int // quads in the changed graphs
 	Duration time.Duration
 	// Changes are the graph changes committed, for updating a snapshot
-	// without reading the store back.
+	// without reading the store back. Nil after a first ingest into an
+	// empty bbolt store: that write drops each change's quads once they
+	// are written (graph.FirstWriter), so nothing holds them all; read
+	// the store (its checkpoint) instead.
 	Changes []graph.Change
 
 	stamps map[string][]byte // stamps of unchanged graphs to record (see Prepared.Apply)
@@ -93,6 +96,7 @@ type unit struct {
 	meta   jsonld.SourceMeta
 	digest string
 	quads  []quad.Quad
+	nquads int // len(quads) when converted (quads are dropped once written)
 	err    error
 	// skip: the file's stamp held, it was not read and its graph is kept.
 	skip  bool
@@ -111,7 +115,8 @@ func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (
 }
 
 // Prepared is an ingest read, parsed and converted but not yet written:
-// its Changes are exactly what Apply commits. `serve` builds the snapshot
+// its Changes are exactly what Apply commits (and only until Apply: see
+// Result.Changes). `serve` builds the snapshot
 // of a cold start from them while the store write runs (answers before
 // durability, docs/decisions.md).
 type Prepared struct {
@@ -124,7 +129,8 @@ type Prepared struct {
 	start   time.Time
 	log     *slog.Logger
 	// first, if set, holds the first ingest into an empty store, its
-	// quads written while they were converted (Run only): Apply commits it.
+	// quads written while they were converted and then dropped from
+	// changes (Run only): Apply commits it.
 	first *graph.FirstWriter
 }
 
@@ -183,20 +189,56 @@ func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error
 	}
 	var v int64
 	var err error
-	if p.first != nil {
-		v, err = p.first.Commit(ctx, p.changes)
+	streamed := p.first != nil
+	if streamed {
+		v, err = p.first.Commit(ctx)
 		p.first = nil
 	} else {
-		v, err = store.Apply(ctx, p.changes)
+		var w *graph.FirstWriter
+		if w, err = store.BeginFirst(ctx); err == nil && w != nil {
+			streamed = true
+			v, err = p.writeFirst(ctx, w)
+		} else if err == nil {
+			v, err = store.Apply(ctx, p.changes)
+		}
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("store %s: %w", graphsOf(p.changes), err)
 	}
 	p.putStamps(ctx, store)
-	res.Version, res.Duration, res.Changes = v, time.Since(p.start), p.changes
+	res.Version, res.Duration = v, time.Since(p.start)
+	if !streamed {
+		res.Changes = p.changes
+	}
 	p.log.Info("ingest committed", "version", v, "files", res.Files, "changed", res.Changed,
 		"skipped", res.Skipped, "removed", res.Removed, "quads", res.Quads, "duration", res.Duration)
 	return res, nil
+}
+
+// writeFirst writes the changes of a prepared first ingest through w.
+// Every change is first packed (graph.Pack) and its quads dropped: the
+// caller (`serve`'s cold start) has built its early snapshot from them,
+// and holding a quarter of their memory instead of all of them for the
+// whole write keeps that snapshot, the store's write buffers and the
+// changes within bounds. They are then written a window at a time, each
+// decoded back from its block. The version stays 0 until Commit.
+func (p *Prepared) writeFirst(ctx context.Context, w *graph.FirstWriter) (int64, error) {
+	packed := make([]graph.Packed, len(p.changes))
+	for i := range p.changes {
+		var err error
+		if packed[i], err = graph.Pack(p.changes[i]); err != nil {
+			w.Abort()
+			return 0, err
+		}
+		p.changes[i].Quads = nil
+	}
+	for part := range slices.Chunk(packed, streamWindow) {
+		if err := w.AddPacked(ctx, part); err != nil {
+			w.Abort()
+			return 0, err
+		}
+	}
+	return w.Commit(ctx)
 }
 
 // logger is opt's logger, or one that discards.
@@ -376,7 +418,7 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 	for _, u := range changed {
 		changes = append(changes, u.change())
 		res.Changed++
-		res.Quads += len(u.quads)
+		res.Quads += u.nquads
 	}
 	changes = append(changes, removed...)
 	res.Removed = len(removed)
@@ -448,6 +490,9 @@ func convertStreaming(ctx context.Context, units []*unit, opt Options, first *gr
 					cancel(werr)
 					break
 				}
+				for _, u := range win {
+					u.quads = nil // written: Commit needs only what Add kept
+				}
 				if streamWritten != nil {
 					streamWritten(first)
 				}
@@ -515,6 +560,7 @@ func convert(ctx context.Context, units []*unit, opt Options, window int, done f
 				toQuadsBatch(cs)
 				for i, u := range batch {
 					u.quads, u.err = cs[i].Quads, cs[i].Err
+					u.nquads = len(u.quads)
 				}
 				if done != nil {
 					done(batch)

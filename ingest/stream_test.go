@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,5 +172,93 @@ func TestStreamedFirstIngest(t *testing.T) {
 				t.Fatalf("next Run stored %d quads, Prepare+Apply %d", len(got), len(want))
 			}
 		})
+	}
+}
+
+// TestPreparedFirstWriteDropsQuads: Apply of a prepared first ingest into
+// an empty bbolt store (`serve --corpus` on a new store) writes through
+// graph.FirstWriter and drops every change's quads as it goes, so the
+// cold start does not hold them beside its early snapshot for the whole
+// write; what it stores is what one graph.Apply of the same changes
+// stores. An Apply onto a store that holds a version keeps its changes
+// (the served snapshot is updated from them).
+func TestPreparedFirstWriteDropsQuads(t *testing.T) {
+	defer func(n int) { streamWindow = n }(streamWindow)
+	streamWindow = 16 // several windows
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 100, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	openStore := func(t *testing.T) *graph.Store {
+		st, err := graph.Open(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	// The reference: the same changes in one graph.Apply.
+	ref := openStore(t)
+	pr, err := Prepare(ctx, ref, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := ref.Apply(ctx, pr.Changes()); err != nil || v != 1 {
+		t.Fatalf("reference Apply: version %d, %v", v, err)
+	}
+	_, want := readStore(t, ref)
+
+	st := openStore(t)
+	p, err := Prepare(ctx, st, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quads := 0
+	for _, c := range p.Changes() {
+		quads += len(c.Quads)
+	}
+	if quads == 0 || len(p.Changes()) < 2*streamWindow {
+		t.Fatalf("%d changes, %d quads: the test covers nothing", len(p.Changes()), quads)
+	}
+	res, err := p.Apply(ctx, st)
+	if err != nil || res.Version != 1 {
+		t.Fatalf("Apply: version %d, %v", res.Version, err)
+	}
+	if res.Changes != nil || res.Quads != quads {
+		t.Fatalf("Apply returned %d changes and counted %d quads, want none (dropped) and %d", len(res.Changes), res.Quads, quads)
+	}
+	for _, c := range p.Changes() {
+		if c.Quads != nil {
+			t.Fatalf("graph %s still holds its %d quads after the write", c.Graph, len(c.Quads))
+		}
+	}
+	if _, got := readStore(t, st); !slices.Equal(got, want) {
+		t.Fatalf("the first write stored %d quads, graph.Apply %d", len(got), len(want))
+	}
+	if !st.CheckpointCurrent(ctx) {
+		t.Fatal("no current checkpoint after the first write")
+	}
+
+	// A second ingest of a changed file onto version 1 keeps its changes.
+	skills, err := filepath.Glob(filepath.Join(root, "skills", "*", "*.md"))
+	if err != nil || len(skills) == 0 {
+		t.Fatalf("no skill file to edit: %v", err)
+	}
+	f, err := os.OpenFile(skills[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\nEdited.\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	p, err = Prepare(ctx, st, []string{root}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = p.Apply(ctx, st)
+	if err != nil || res.Version != 2 || len(res.Changes) == 0 || len(res.Changes[0].Quads) == 0 {
+		t.Fatalf("second Apply: version %d, %d changes, %v", res.Version, len(res.Changes), err)
 	}
 }

@@ -339,6 +339,8 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		}
 		s.markServed()
 	default:
+		// res.Changes is nil after a first write into an empty store
+		// (it dropped the quads as it wrote them): advance reads the store.
 		if s.advance(ctx, res.Changes, res.Version) {
 			s.markServed()
 		}
