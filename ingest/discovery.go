@@ -138,13 +138,13 @@ func knownSource(corpora []*discover.Corpus, p string, maxSize int64) bool {
 // corpus, or reuses opt.Discovery's for a partial ingest; it remembers a
 // fresh discovery in opt.Discovery. The workspace search skips the files
 // pr knows are no declarations, and logs what it finds in pr (nil: it
-// reads every candidate). The caller closes the corpora.
-func discoverCorpora(ctx context.Context, roots []string, opt Options, pr *probes) ([]*discover.Corpus, error) {
+// reads every candidate); a fresh discovery keeps its folder listings in
+// listings. The caller closes the corpora.
+func discoverCorpora(ctx context.Context, roots []string, opt Options, pr *probes, listings *discover.Listings) ([]*discover.Corpus, error) {
 	if cs := opt.Discovery.reuse(roots, opt); cs != nil {
 		return cs, nil
 	}
 	var insts []discover.Instance
-	listings := &discover.Listings{} // the workspace search's, for the corpus walks
 	for _, root := range roots {
 		// A workspace root stands for every instance declared under it.
 		ws, err := discover.Workspace(root, pr.options(root, discover.Options{MaxFileSize: opt.MaxFileSize, Listings: listings}))

@@ -291,7 +291,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 
 func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (_ Result, first *graph.FirstWriter, _ error) {
 	var units []*unit
-	sp := &stamper{start: time.Now()}
+	sp := &stamper{start: time.Now(), listed: &discover.Listings{}}
 	var pr *probes
 	if len(opt.Only) == 0 {
 		// A full run skips the files whose stamps hold, and the workspace
@@ -300,7 +300,7 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 		sp.stored = readStamps(ctx, store, opt)
 		pr = newProbes(sp, sp.stored, opt.MaxFileSize)
 	}
-	corpora, err := discoverCorpora(ctx, roots, opt, pr)
+	corpora, err := discoverCorpora(ctx, roots, opt, pr, sp.listed)
 	if err != nil {
 		return Result{}, nil, err
 	}

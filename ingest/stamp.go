@@ -66,6 +66,11 @@ type asked struct {
 type stamper struct {
 	start  time.Time
 	stored map[string][]byte // by graph label; nil: no skipping (a partial ingest)
+	// listed are the folder listings of this ingest's discovery: the
+	// check of a stamp compares the lstat its folder's listing took
+	// moments before (as if the check had run then), saving one stat per
+	// file; a file not listed is stat'ed.
+	listed *discover.Listings
 }
 
 // statFile describes a corpus file as a read of it would see it: its own
@@ -113,11 +118,11 @@ func (sp *stamper) holds(c *discover.Corpus, label string, s discover.Source, sa
 	if json.Unmarshal(raw, &old) != nil || old.V != stampVersion || old.Kind != s.Kind || old.Salt != salt || old.Pkg != s.Package {
 		return stamp{}, false
 	}
-	if !sameFile(c, s.Path, old.Size, old.MTime) {
+	if !sp.sameFile(c, s.Path, old.Size, old.MTime) {
 		return stamp{}, false
 	}
 	for _, d := range old.Reads {
-		if !sameFile(c, d.Path, d.Size, d.MTime) {
+		if !sp.sameFile(c, d.Path, d.Size, d.MTime) {
 			return stamp{}, false
 		}
 	}
@@ -129,10 +134,18 @@ func (sp *stamper) holds(c *discover.Corpus, label string, s discover.Source, sa
 	return old, true
 }
 
-// sameFile reports whether rel is a regular file of that size and mtime.
-func sameFile(c *discover.Corpus, rel string, size, mtime int64) bool {
-	st, err := statFile(c, rel)
-	return err == nil && st.Mode().IsRegular() && st.Size() == size && st.ModTime().UnixNano() == mtime
+// sameFile reports whether rel is a regular file of that size and mtime:
+// by its folder's listing when it lists rel as a regular file, else by
+// statFile (a symlink, a file the listings do not know).
+func (sp *stamper) sameFile(c *discover.Corpus, rel string, size, mtime int64) bool {
+	st, ok := sp.listed.Lstat(filepath.Join(c.Root, filepath.FromSlash(rel)))
+	if !ok || !st.Mode().IsRegular() {
+		var err error
+		if st, err = statFile(c, rel); err != nil {
+			return false
+		}
+	}
+	return st.Mode().IsRegular() && st.Size() == size && st.ModTime().UnixNano() == mtime
 }
 
 // depLog records, for a parse's stamp, the files it read besides its own

@@ -3,6 +3,8 @@ package discover
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Listings are the folder listings of one discovery, shared by the
@@ -11,8 +13,9 @@ import (
 // again: at 10 000 skills 2 800 folders and 21 000 entries, each entry an
 // lstat under os.Root. A walk uses the search's listing of a folder, taken
 // moments before (as if the walk had run then), and lists any other
-// folder itself. The zero value and nil share nothing; not safe for
-// concurrent use.
+// folder itself (and keeps that listing too). The lstat each listing took
+// of its entries answers Lstat. The zero value shares nothing yet, nil
+// nothing at all; not safe for concurrent use.
 type Listings struct {
 	dirs map[string][]fs.DirEntry // by absolute path, symlinks of the root resolved
 }
@@ -37,6 +40,23 @@ func (l *Listings) get(abs string) ([]fs.DirEntry, bool) {
 	return es, ok
 }
 
+// Lstat is the lstat the listing of abs's folder took of the entry abs
+// (an absolute path, the root's symlinks resolved): false when that folder
+// was not listed, abs was not in it, or its lstat failed.
+func (l *Listings) Lstat(abs string) (fs.FileInfo, bool) {
+	es, ok := l.get(filepath.Dir(abs))
+	if !ok {
+		return nil, false
+	}
+	name := filepath.Base(abs)
+	i, ok := slices.BinarySearchFunc(es, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !ok {
+		return nil, false
+	}
+	info, err := es[i].Info()
+	return info, err == nil
+}
+
 // listedFS is a confined root's file system whose ReadDir answers from the
 // listings where it can; every other call goes to the root.
 type listedFS struct {
@@ -50,8 +70,13 @@ func (f listedFS) Open(name string) (fs.File, error) { return f.fsys.Open(name) 
 func (f listedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.fsys, name) }
 
 func (f listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	if es, ok := f.l.get(filepath.Join(f.dir, filepath.FromSlash(name))); ok {
+	abs := filepath.Join(f.dir, filepath.FromSlash(name))
+	if es, ok := f.l.get(abs); ok {
 		return es, nil
 	}
-	return fs.ReadDir(f.fsys, name)
+	es, err := fs.ReadDir(f.fsys, name)
+	if err == nil {
+		f.l.put(abs, es)
+	}
+	return es, err
 }

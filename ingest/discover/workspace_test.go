@@ -98,6 +98,31 @@ func TestLoadWalksWithTheSearchListings(t *testing.T) {
 	}
 	write("skills/core/late.md", fmt.Sprintf(md, "late", "late"))
 	write("skills/core/d1/d2/d3/deep-late.md", fmt.Sprintf(md, "deep-late", "deep-late"))
+	write("skills/core/a.md", fmt.Sprintf(md, "a", "a, edited"))
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lstat answers what the listings saw: a.md as of the search, nothing
+	// for late.md (listed before it was written) nor for the folder below
+	// MaxWorkspaceDepth until a walk lists it.
+	lstat := func(rel string) int64 {
+		st, ok := listings.Lstat(filepath.Join(real, filepath.FromSlash(rel)))
+		if !ok {
+			return -1
+		}
+		return st.Size()
+	}
+	for rel, want := range map[string]int64{
+		"skills/core/a.md":                int64(len(fmt.Sprintf(md, "a", "a"))),
+		"skills/core/late.md":             -1,
+		"skills/core/d1/d2/d3/b.md":       -1,
+		"skills/core/d1/d2/d3/missing.md": -1,
+	} {
+		if got := lstat(rel); got != want {
+			t.Errorf("Lstat(%s) after the search: size %d, want %d", rel, got, want)
+		}
+	}
 	tests := []struct {
 		name     string
 		listings *Listings
@@ -121,5 +146,8 @@ func TestLoadWalksWithTheSearchListings(t *testing.T) {
 				t.Errorf("sources %v, want %v", got, tc.want)
 			}
 		})
+	}
+	if got, want := lstat("skills/core/d1/d2/d3/b.md"), int64(len(fmt.Sprintf(md, "b", "b"))); got != want {
+		t.Errorf("Lstat of a file the walk listed: size %d, want %d", got, want)
 	}
 }
