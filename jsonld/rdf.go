@@ -132,34 +132,50 @@ func withSharedContext(generic any) error {
 // datasetQuads turns json-gold's statements (by graph name) into graph's
 // sorted quads, as ToQuads describes.
 func datasetQuads(graphs map[string][]*ld.Quad, graph string) ([]quad.Quad, error) {
+	out, err := quadsOf(graphs, graph)
+	if err != nil {
+		return nil, err
+	}
+	SortQuads(out)
+	return out, nil
+}
+
+// quadsOf is datasetQuads before the sort.
+func quadsOf(graphs map[string][]*ld.Quad, graph string) ([]quad.Quad, error) {
 	sum := sha256.Sum256([]byte(graph))
 	prefix := hex.EncodeToString(sum[:6])
 	var label quad.Value
 	if graph != "" {
 		label = quad.IRI(graph)
 	}
-	var out []quad.Quad
+	// The quads of every changed file are held until they are written
+	// (and, by a cold `serve`, until its early snapshot is built): sized
+	// once, and each IRI boxed once per document (a subject's IRI is in
+	// all its quads, a predicate in most) instead of once per quad.
+	n := 0
 	names := make([]string, 0, len(graphs))
 	for name := range graphs {
 		names = append(names, name)
+		n += len(graphs[name])
 	}
 	sort.Strings(names)
+	out := make([]quad.Quad, 0, n)
+	iris := make(map[string]quad.Value, n/2)
 	for _, name := range names {
 		lbl := label
 		if graph == "" && name != "@default" {
 			lbl = quad.IRI(name)
 		}
 		for _, q := range graphs[name] {
-			s, err1 := toValue(q.Subject, prefix)
-			p, err2 := toValue(q.Predicate, prefix)
-			o, err3 := toValue(q.Object, prefix)
+			s, err1 := toValue(q.Subject, prefix, iris)
+			p, err2 := toValue(q.Predicate, prefix, iris)
+			o, err3 := toValue(q.Object, prefix, iris)
 			if err := errors.Join(err1, err2, err3); err != nil {
 				return nil, err
 			}
 			out = append(out, quad.Quad{Subject: s, Predicate: p, Object: o, Label: lbl})
 		}
 	}
-	SortQuads(out)
 	return out, nil
 }
 
@@ -196,12 +212,12 @@ func toRDF(doc any) (res any, err error) {
 	return ld.NewJsonLdProcessor().ToRDF(doc, Options())
 }
 
-func toValue(n ld.Node, prefix string) (quad.Value, error) {
+func toValue(n ld.Node, prefix string, iris map[string]quad.Value) (quad.Value, error) {
 	switch v := n.(type) {
 	case ld.IRI:
-		return quad.IRI(v.Value), nil
+		return iri(iris, v.Value), nil
 	case *ld.IRI:
-		return quad.IRI(v.Value), nil
+		return iri(iris, v.Value), nil
 	case ld.BlankNode:
 		return quad.BNode(prefix + "_" + trimBlank(v.Attribute)), nil
 	case *ld.BlankNode:
@@ -212,6 +228,17 @@ func toValue(n ld.Node, prefix string) (quad.Value, error) {
 		return literal(*v), nil
 	}
 	return nil, fmt.Errorf("unexpected rdf node %T", n)
+}
+
+// iri is the IRI s, boxed once per iris (the same value for every quad
+// naming it).
+func iri(iris map[string]quad.Value, s string) quad.Value {
+	if v, ok := iris[s]; ok {
+		return v
+	}
+	v := quad.Value(quad.IRI(s))
+	iris[s] = v
+	return v
 }
 
 func trimBlank(s string) string {
