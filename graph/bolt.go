@@ -54,7 +54,7 @@ func openBolt(dir string) (graph.QuadStore, *txKV, error) {
 			}
 			return err
 		}
-		kv = &txKV{db: hbolt.New(db)}
+		kv = &txKV{db: hbolt.New(db), bolt: db}
 		opts := graph.Options{"no_bloom": true}
 		if err := ckv.Init(kv, opts); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
 			db.Close()
@@ -282,6 +282,7 @@ func parseBoltMeta(head []byte, off int) (boltMeta, error) {
 // transactions are used from that one goroutine.
 type txKV struct {
 	db    *hbolt.DB
+	bolt  *bolt.DB // the same database, for what hidalgo does not wrap
 	outer hkv.Tx
 	// failPut, when set (tests), is consulted before each write of the
 	// ingest transaction: a disk that fills up mid-ingest.
@@ -328,6 +329,20 @@ func (k *txKV) abort() {
 		_ = k.outer.Close()
 		k.outer = nil
 	}
+}
+
+// dropMapped unmaps from this process the pages of bbolt's memory map it
+// has read (see dropResident). Not while the ingest transaction is open:
+// its commit may remap the file, which waits for every read transaction.
+func (k *txKV) dropMapped() error {
+	if k.outer != nil || k.bolt == nil {
+		return nil
+	}
+	return k.bolt.View(func(tx *bolt.Tx) error {
+		// The read transaction holds the map in place (bbolt remaps only
+		// when no transaction reads it).
+		return dropResident(k.bolt.Info().Data, tx.Size())
+	})
 }
 
 // nestedTx is a transaction Cayley opened inside the ingest transaction.

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -119,6 +120,9 @@ func Pack(c Change) (Packed, error) {
 	if err != nil {
 		return Packed{}, fmt.Errorf("write checkpoint: %w", err)
 	}
+	// Held until Commit: without the slack of the encoder's appends (a
+	// third more at 10k skills).
+	b.data = bytes.Clone(b.data)
 	return Packed{b: b, stamp: c.Stamp}, nil
 }
 
@@ -207,6 +211,9 @@ func (w *FirstWriter) step(ctx context.Context) error {
 		}
 		w.pending = w.pending[coldCommit:]
 		w.steps++
+		// What the step read of the file need not stay resident; failing
+		// that costs memory, not data.
+		_ = w.s.kv.dropMapped()
 	}
 	return nil
 }
@@ -236,6 +243,7 @@ func (w *FirstWriter) Commit(ctx context.Context) (v int64, err error) {
 	if err := w.s.finishKV(ctx, 0, 1, nil, adds, w.stamps, blocks, false); err != nil {
 		return 0, err
 	}
+	_ = w.s.kv.dropMapped() // nor what the last one read: the server goes on from here
 	return 1, nil
 }
 

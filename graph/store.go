@@ -598,6 +598,7 @@ func (s *Store) writeCold(ctx context.Context, dels, adds []graph.Delta) ([]grap
 				return nil, nil, err
 			}
 			*part = (*part)[coldCommit:]
+			_ = s.kv.dropMapped() // see FirstWriter.step
 		}
 	}
 	return dels, adds, nil

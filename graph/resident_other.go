@@ -1,0 +1,7 @@
+//go:build !linux
+
+package graph
+
+// dropResident does nothing here: the pages of bbolt's map stay resident
+// until the kernel reclaims them or bbolt remaps the file.
+func dropResident(uintptr, int64) error { return nil }
