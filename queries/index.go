@@ -309,6 +309,7 @@ func (s *Snapshot) indexTools() {
 		lk.toolByIRI[t.IRI] = t.slab
 		lk.toolByID[t.ID] = t.slab
 	}
+	lk.reach = nil // made again from the Tools kept
 }
 
 func sortPorts(ps []*Port) {

@@ -65,6 +65,8 @@ type lookups struct {
 	beanByIRI, beanByID   map[string]int32
 
 	skillOrder, toolOrder, procOrder, beanOrder, sourceOrder []int32
+
+	reach *reachBase // made by the first reachability over these lookups
 }
 
 // lookupCounts are the entities of each kind, counted first so every map

@@ -62,6 +62,8 @@ type Skill struct {
 	Witness      []string
 	Findings     []Finding
 	Triage       *Triage
+
+	rid int32 // its node in the dispatch graph, set by reachability
 }
 
 // Triage is a maintainer's recorded read of a skill.
@@ -142,6 +144,7 @@ type Tool struct {
 	Findings     []Finding
 
 	slab int32 // its place in the snapshot's slab of Tools
+	rid  int32 // its node in the dispatch graph, set by reachability
 }
 
 // HasSelection reports whether the Tool says when to pick it.
@@ -169,6 +172,7 @@ type Process struct {
 	Reachable  bool
 	Witness    []string
 	dupOf      string // source path when another process shares the id, else ""
+	rid        int32  // its node in the dispatch graph, set by reachability
 }
 
 // Key is the witness key of the process.
@@ -213,6 +217,7 @@ type Activity struct {
 
 	named []*Skill // what each SkillIRI resolves to (nil: no skill), set by resolve
 	ord   int32    // its place in Process.Activities, set when linking (flowOrder)
+	rid   int32    // its node in the dispatch graph, set by reachability
 }
 
 // Key is the witness key of the activity.

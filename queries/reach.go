@@ -17,8 +17,11 @@ type Reachability struct {
 	UnreachableProcesses []*Process
 	// The dispatch graph over integer node ids: keys[id] is the node key,
 	// adj[id] its neighbours sorted by key, witness[id] its witness (nil
-	// when unreachable). hasOut marks nodes some edge leaves.
-	ids     map[string]int32
+	// when unreachable). hasOut marks nodes some edge leaves. The entity
+	// nodes' ids are base's, shared by the snapshots of one shape; MCP
+	// listings and triggers are interned after them, in extra.
+	base    *reachBase
+	extra   map[string]int32
 	keys    []string
 	adj     [][]int32
 	hasOut  []bool
@@ -31,11 +34,11 @@ func (r *Reachability) Path(from, to string) []string {
 	if from == to {
 		return []string{from}
 	}
-	f, ok := r.ids[from]
+	f, ok := r.lookup(from)
 	if !ok || !r.hasOut[f] {
 		return nil
 	}
-	t, ok := r.ids[to]
+	t, ok := r.lookup(to)
 	if !ok {
 		return nil
 	}
@@ -71,7 +74,7 @@ func (r *Reachability) Path(from, to string) []string {
 
 // Witness returns the witness path of a node key (nil when unreachable).
 func (r *Reachability) Witness(key string) []string {
-	if id, ok := r.ids[key]; ok {
+	if id, ok := r.lookup(key); ok {
 		return r.witness[id]
 	}
 	return nil
@@ -79,74 +82,118 @@ func (r *Reachability) Witness(key string) []string {
 
 // hasEdge reports whether the dispatch graph has the edge a → b.
 func (r *Reachability) hasEdge(a, b string) bool {
-	x, okA := r.ids[a]
-	y, okB := r.ids[b]
+	x, okA := r.lookup(a)
+	y, okB := r.lookup(b)
 	return okA && okB && slices.Contains(r.adj[x], y)
 }
 
-// id interns a node key.
+// lookup is the id of a node key.
+func (r *Reachability) lookup(key string) (int32, bool) {
+	if r.base != nil {
+		if id, ok := r.base.ids[key]; ok {
+			return id, true
+		}
+	}
+	id, ok := r.extra[key]
+	return id, ok
+}
+
+// id interns a node key that is no entity's (an MCP listing, a trigger).
 func (r *Reachability) id(key string) int32 {
-	if id, ok := r.ids[key]; ok {
+	if id, ok := r.lookup(key); ok {
 		return id
 	}
 	id := int32(len(r.keys))
-	r.ids[key] = id
+	r.extra[key] = id
 	r.keys = append(r.keys, key)
 	r.adj = append(r.adj, nil)
 	r.hasOut = append(r.hasOut, false)
 	return id
 }
 
+// reachBase is the entity nodes of the dispatch graph of one shape of
+// nodes: their keys, interned in key order, so that ordering ids orders
+// keys. It depends only on the entities' keys, so the snapshots sharing
+// lookups share it (making each key and interning it was half of this
+// analysis at 10k skills); read-only once made.
+type reachBase struct {
+	ids  map[string]int32
+	keys []string
+}
+
+// newReachBase interns the keys of every skill, Tool, process and
+// activity of s. Two entities of one key (a duplicate id) are one node.
+func newReachBase(s *Snapshot) *reachBase {
+	keys := make([]string, 0, len(s.Skills)+len(s.Tools)+len(s.Processes)+len(s.actSlab))
+	for _, sk := range s.Skills {
+		keys = append(keys, sk.Key())
+	}
+	for _, t := range s.Tools {
+		keys = append(keys, t.Key())
+	}
+	for _, p := range s.Processes {
+		keys = append(keys, p.Key())
+		for _, a := range p.Activities {
+			keys = append(keys, a.Key())
+		}
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	b := &reachBase{ids: make(map[string]int32, len(keys)), keys: slices.Clip(keys)}
+	for i, k := range keys {
+		b.ids[k] = int32(i)
+	}
+	return b
+}
+
+// reachability computes the dispatch graph and each entity's witness
+// (SPEC §5.3).
 func (s *Snapshot) reachability(out *findings) {
-	// Sized for every entity node (MCP listing nodes come on top): growing
-	// the id table and its slices was a third of this analysis's
-	// allocations at 10k skills.
-	nodes := len(s.Skills) + len(s.Tools) + len(s.Processes) + len(s.actSlab)
-	r := Reachability{ids: make(map[string]int32, nodes), keys: make([]string, 0, nodes),
-		adj: make([][]int32, 0, nodes), hasOut: make([]bool, 0, nodes)}
+	if s.lk.reach == nil {
+		// Made by the first analysis of the lookups' own snapshot, before
+		// the snapshot is handed out (and so before another shares them).
+		s.lk.reach = newReachBase(s)
+	}
+	base := s.lk.reach
+	// keys is base's until the first listing or trigger is interned (then
+	// copied: base is shared).
+	r := Reachability{base: base, extra: map[string]int32{}, keys: base.keys,
+		adj: make([][]int32, len(base.keys)), hasOut: make([]bool, len(base.keys))}
 	edge := func(a, b int32) {
 		r.adj[a] = append(r.adj[a], b)
 		r.hasOut[a] = true
 	}
-	// Each entity's key is made and interned once (keys are strings built
-	// by concatenation: making them per edge was most of this analysis).
-	skillID := make(map[*Skill]int32, len(s.Skills))
 	for _, sk := range s.Skills {
-		skillID[sk] = r.id(sk.Key())
+		sk.rid = base.ids[sk.Key()]
 	}
-	toolID := make(map[*Tool]int32, len(s.Tools))
 	for _, t := range s.Tools {
-		toolID[t] = r.id(t.Key())
+		t.rid = base.ids[t.Key()]
 	}
-	procID := make(map[*Process]int32, len(s.Processes))
 	for _, p := range s.Processes {
-		procID[p] = r.id(p.Key())
+		p.rid = base.ids[p.Key()]
 	}
 	called := map[*Process]bool{}
-	actID := make(map[*Activity]int32, len(s.actSlab))
 	for _, p := range s.Processes {
-		pid := procID[p]
 		for _, a := range p.Activities {
-			aid := r.id(a.Key())
-			actID[a] = aid
-			edge(pid, aid)
+			a.rid = base.ids[a.Key()]
+			edge(p.rid, a.rid)
 			if a.Calls != nil {
-				edge(aid, procID[a.Calls])
+				edge(a.rid, a.Calls.rid)
 				called[a.Calls] = true
 			}
 			for _, sk := range a.Skills {
-				edge(aid, skillID[sk])
+				edge(a.rid, sk.rid)
 			}
 		}
 	}
 	for _, sk := range s.Skills {
 		for _, t := range sk.Tools {
-			edge(skillID[sk], toolID[t])
+			edge(sk.rid, t.rid)
 		}
 	}
 	for _, t := range s.Tools {
 		for _, p := range t.Subprocesses {
-			edge(toolID[t], procID[p])
+			edge(t.rid, p.rid)
 			called[p] = true
 		}
 	}
@@ -172,9 +219,9 @@ func (s *Snapshot) reachability(out *findings) {
 				roots[key] = true
 			}
 			for _, t := range ts {
-				edge(key, toolID[t])
+				edge(key, t.rid)
 				for _, a := range exposers[t] {
-					edge(key, toolID[a])
+					edge(key, a.rid)
 				}
 			}
 		}
@@ -184,33 +231,33 @@ func (s *Snapshot) reachability(out *findings) {
 		if len(ep.Processes) > 0 {
 			for _, id := range ep.Processes {
 				if p := s.processIn(in, id); p != nil {
-					roots[procID[p]] = true
+					roots[p.rid] = true
 				}
 			}
 		} else {
 			for _, p := range s.Processes {
 				if p.Instance == in && !called[p] {
-					roots[procID[p]] = true
+					roots[p.rid] = true
 				}
 			}
 		}
 		for _, id := range ep.Tools {
 			if t := s.resolveToolID(in, id); t != nil {
-				roots[toolID[t]] = true
+				roots[t.rid] = true
 			}
 		}
 		for _, tr := range ep.Triggers {
 			if tr.Skill != "" {
 				if sk := s.resolveSkillID(in, tr.Skill); sk != nil {
 					key := r.id("trigger:" + tr.ID)
-					edge(key, skillID[sk])
+					edge(key, sk.rid)
 					roots[key] = true
 				}
 			}
 			if tr.Tool != "" {
 				if t := s.resolveToolID(in, tr.Tool); t != nil {
 					key := r.id("trigger:" + tr.ID)
-					edge(key, toolID[t])
+					edge(key, t.rid)
 					roots[key] = true
 				}
 			}
@@ -218,9 +265,10 @@ func (s *Snapshot) reachability(out *findings) {
 	}
 	// Neighbours in key order, once each: the walk below visits them in
 	// that order, so witnesses are the same whatever order edges came in.
+	// Every edge ends at an entity, whose ids are in key order.
 	for k, ns := range r.adj {
 		if len(ns) > 1 {
-			slices.SortFunc(ns, func(a, b int32) int { return strings.Compare(r.keys[a], r.keys[b]) })
+			slices.Sort(ns)
 			r.adj[k] = slices.Compact(ns)
 		}
 	}
@@ -252,10 +300,10 @@ func (s *Snapshot) reachability(out *findings) {
 		}
 	}
 	for _, p := range s.Processes {
-		p.Witness = r.witness[procID[p]]
+		p.Witness = r.witness[p.rid]
 		p.Reachable = p.Witness != nil
 		for _, a := range p.Activities {
-			a.Witness = r.witness[actID[a]]
+			a.Witness = r.witness[a.rid]
 		}
 		if !p.Reachable {
 			r.UnreachableProcesses = append(r.UnreachableProcesses, p)
@@ -264,7 +312,7 @@ func (s *Snapshot) reachability(out *findings) {
 		}
 	}
 	for _, t := range s.Tools {
-		t.Witness = r.witness[toolID[t]]
+		t.Witness = r.witness[t.rid]
 		t.Reachable = t.Witness != nil
 		if !t.Reachable {
 			r.UnreachableTools = append(r.UnreachableTools, t)
@@ -282,7 +330,7 @@ func (s *Snapshot) reachability(out *findings) {
 		}
 	}
 	for _, sk := range s.Skills {
-		sk.Witness = r.witness[skillID[sk]]
+		sk.Witness = r.witness[sk.rid]
 		if sk.Witness == nil {
 			// Reached through one of its valid Tools by another route.
 			for _, t := range sk.Tools {
