@@ -17,11 +17,14 @@ func (s *Snapshot) analyse() {
 	var res findings
 	s.resolve(&res)
 	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
+	linked := findings(s.Findings) // made while linking
 	covered := make(chan struct{})
 	done := make(chan struct{})
 	var plan *workflowPlan
 	go func() {
 		defer close(done)
+		linked.sort()
+		res.sort()
 		s.checkEntrypoints(&entry)
 		s.checkInstanceNames(&inst)
 		s.checkBeans(&beans)
@@ -31,16 +34,21 @@ func (s *Snapshot) analyse() {
 		s.alternatives(&alt)
 		s.gating(&gate)
 		s.programs(&progs)
+		for _, fs := range []findings{entry, inst, beans, triggers, alt, gate, progs} {
+			fs.sort()
+		}
 	}()
 	s.coverage(&cov)
 	close(covered)
+	cov.sort()
 	s.reachability(&reach)
+	reach.sort()
 	<-done
 	s.workflows(plan)
-	for _, fs := range []findings{res, entry, inst, beans, triggers, cov, alt, reach, gate, progs} {
-		s.Findings = append(s.Findings, fs...)
-	}
-	s.sortFindings()
+	// Joined in the order the analyses ran one after another before
+	// (sortFindings' ties keep that order).
+	s.Findings = mergeFindings([]findings{linked, res, entry, inst, beans, triggers, cov, alt, reach, gate, progs})
+	s.attachFindings()
 }
 
 // findings collects one analysis's findings in the order it makes them.

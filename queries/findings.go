@@ -10,27 +10,77 @@ import (
 )
 
 // sortFindings orders the findings by instance, file, line, code and
-// message (the order check and the API list them in) and attaches each to
-// the skill or Tool it concerns.
+// message (the order check and the API list them in), ties in the order
+// they were made, and attaches each to the skill or Tool it concerns.
 func (s *Snapshot) sortFindings() {
-	// A typed comparison, not sort.SliceStable's reflective swaps of the
-	// 120-byte Finding: the same stable order at half the cost.
-	slices.SortStableFunc(s.Findings, func(a, b Finding) int {
-		if c := strings.Compare(a.Instance, b.Instance); c != 0 {
-			return c
+	slices.SortStableFunc(s.Findings, compareFindings)
+	s.attachFindings()
+}
+
+// compareFindings is the order of findings: a typed comparison, not
+// sort.SliceStable's reflective swaps of the 120-byte Finding.
+func compareFindings(a, b Finding) int {
+	if c := strings.Compare(a.Instance, b.Instance); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Code, b.Code); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+// sort orders one analysis's findings, on the goroutine that made them.
+func (fs findings) sort() { slices.SortStableFunc(fs, compareFindings) }
+
+// mergeFindings merges runs, each sorted, into one sorted list; of equal
+// findings those of an earlier run come first, so the result is the
+// stable sort of the runs joined in order (what sortFindings gives).
+func mergeFindings(runs []findings) []Finding {
+	for len(runs) > 1 {
+		next := runs[:0:0]
+		for i := 0; i < len(runs); i += 2 {
+			if i+1 == len(runs) {
+				next = append(next, runs[i])
+				continue
+			}
+			next = append(next, merge2(runs[i], runs[i+1]))
 		}
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
+		runs = next
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	return runs[0]
+}
+
+// merge2 merges two sorted runs, a's first on ties.
+func merge2(a, b findings) findings {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	out := make(findings, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if compareFindings(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
 		}
-		if c := cmp.Compare(a.Line, b.Line); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Code, b.Code); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
-	// Attach to skills and tools for the API.
+	}
+	return append(append(out, a...), b...)
+}
+
+// attachFindings gives each skill and Tool the findings about it, for the
+// API.
+func (s *Snapshot) attachFindings() {
 	bySubject := make(map[string][]Finding, len(s.Findings))
 	for _, f := range s.Findings {
 		if f.Subject != "" {
@@ -46,26 +96,39 @@ func (s *Snapshot) sortFindings() {
 }
 
 // duplicates reports one IRI minted by two files (SPEC §4): both are kept.
-// Nodes are sorted by subject, so the nodes of one IRI are adjacent.
-func (s *Snapshot) duplicates(nodes []*node) {
-	var rs []*node
-	for i := 0; i < len(nodes); {
-		j := i + 1
-		for j < len(nodes) && nodes[j].iri == nodes[i].iri {
-			j++
-		}
-		if j-i > 1 {
-			rs = rs[:0]
-			for _, n := range nodes[i:j] {
-				if n.flags&fDupCandidate != 0 {
-					rs = append(rs, n)
+// Nodes are sorted by subject, so the nodes of one IRI are adjacent; the
+// lookups keep where such runs are (they depend on the nodes' shape only),
+// so a snapshot sharing them does not compare every IRI again.
+func (s *Snapshot) duplicates(nodes []*node, lk *lookups, fresh bool) {
+	if fresh {
+		lk.dups = [][]int32{}
+		var run []int32
+		for i := 0; i < len(nodes); {
+			j := i + 1
+			for j < len(nodes) && nodes[j].iri == nodes[i].iri {
+				j++
+			}
+			if j-i > 1 {
+				run = run[:0]
+				for k := i; k < j; k++ {
+					if nodes[k].flags&fDupCandidate != 0 {
+						run = append(run, int32(k))
+					}
+				}
+				if len(run) > 1 {
+					lk.dups = append(lk.dups, slices.Clone(run))
 				}
 			}
-			if len(rs) > 1 {
-				s.duplicate(rs)
-			}
+			i = j
 		}
-		i = j
+	}
+	var rs []*node
+	for _, run := range lk.dups {
+		rs = rs[:0]
+		for _, k := range run {
+			rs = append(rs, nodes[k])
+		}
+		s.duplicate(rs)
 	}
 }
 

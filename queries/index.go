@@ -90,15 +90,26 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 	}
 	// place is a node's instance and source file, with one lookup of its
-	// graph (consecutive nodes are mostly of one file: the last is kept).
+	// graph (consecutive nodes are mostly of one file: the last is kept);
+	// the lookups keep each node's source, so a snapshot sharing them
+	// looks none up.
 	var lastGraph string
-	var lastSrc *Source
-	place := func(n *node) (*Instance, *Source) {
-		if n.graph != lastGraph || lastSrc == nil {
-			lastGraph, lastSrc = n.graph, s.sourceOf(n.graph)
+	var lastSrc int32 = -1
+	if prev == nil {
+		lk.nodeSrc = make([]int32, len(nodes))
+	}
+	place := func(i int, n *node) (*Instance, *Source) {
+		if prev == nil {
+			if n.graph != lastGraph || lastSrc < 0 {
+				lastGraph, lastSrc = n.graph, -1
+				if k, ok := lk.sourceByIRI[n.graph]; ok {
+					lastSrc = k
+				}
+			}
+			lk.nodeSrc[i] = lastSrc
 		}
-		if lastSrc != nil {
-			return lastSrc.Instance, lastSrc
+		if k := lk.nodeSrc[i]; k >= 0 {
+			return s.srcSlab[k].Instance, &s.srcSlab[k]
 		}
 		return s.instByDoc[docOf(n.iri)], nil
 	}
@@ -136,40 +147,43 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 			slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
 		}
 	}
-	port := func(iri string) *Port {
-		if i, ok := lk.ports[iri]; ok {
-			return nodes[i].port
+	// ports are a Tool's input and output ports, as places in the nodes:
+	// the lookups keep them per Tool.
+	ports := func(t int, m *toolNode) [2][]int32 {
+		if prev != nil {
+			return lk.toolPorts[t]
 		}
-		return nil
+		var ps [2][]int32
+		for k, iris := range [2][]string{m.inputs, m.outpt} {
+			for _, p := range iris {
+				if i, ok := lk.ports[p]; ok {
+					ps[k] = append(ps[k], i)
+				}
+			}
+		}
+		lk.toolPorts = append(lk.toolPorts, ps)
+		return ps
 	}
 	var triages []*triageNode
-	for _, n := range nodes {
+	for i, n := range nodes {
 		switch m := n.main.(type) {
 		case *Skill:
 			s.skillSlab = append(s.skillSlab, *m)
 			sk := &s.skillSlab[len(s.skillSlab)-1]
-			sk.Instance, sk.Source = place(n)
+			sk.Instance, sk.Source = place(i, n)
 		case *toolNode:
 			s.toolSlab = append(s.toolSlab, m.tool)
 			t := &s.toolSlab[len(s.toolSlab)-1]
 			t.slab = int32(len(s.toolSlab) - 1)
-			t.Instance, t.Source = place(n)
-			for _, p := range m.inputs {
-				if pt := port(p); pt != nil {
-					t.Inputs = append(t.Inputs, pt)
-				}
-			}
-			for _, p := range m.outpt {
-				if pt := port(p); pt != nil {
-					t.Outputs = append(t.Outputs, pt)
-				}
-			}
+			t.Instance, t.Source = place(i, n)
+			ps := ports(len(s.toolSlab)-1, m)
+			t.Inputs, t.Outputs = portsAt(nodes, ps[0]), portsAt(nodes, ps[1])
 			sortPorts(t.Inputs)
 			sortPorts(t.Outputs)
 		case *Process:
 			s.procSlab = append(s.procSlab, *m)
 			p := &s.procSlab[len(s.procSlab)-1]
-			p.Instance, p.Source = place(n)
+			p.Instance, p.Source = place(i, n)
 			as := lk.acts[[2]string{p.IRI, n.graph}]
 			if len(as) > 0 {
 				p.Activities = make([]*Activity, len(as))
@@ -186,7 +200,7 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		case *Bean:
 			s.beanSlab = append(s.beanSlab, *m)
 			b := &s.beanSlab[len(s.beanSlab)-1]
-			b.Instance, b.Source = place(n)
+			b.Instance, b.Source = place(i, n)
 		case *contractNode:
 			c := new(Contract)
 			*c = m.contract
@@ -201,23 +215,23 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		case *ToolSkill:
 			ts := new(ToolSkill)
 			*ts = *m
-			ts.Instance, ts.Source = place(n)
+			ts.Instance, ts.Source = place(i, n)
 			s.ToolSkills = append(s.ToolSkills, ts)
 		case *Server:
 			sv := new(Server)
 			*sv = *m
-			sv.Instance, sv.Source = place(n)
+			sv.Instance, sv.Source = place(i, n)
 			s.Servers = append(s.Servers, sv)
 		case *Finding:
 			f := *m
-			if in, _ := place(n); in != nil {
+			if in, _ := place(i, n); in != nil {
 				f.Instance = in.Name
 			}
 			s.Findings = append(s.Findings, f)
 		case *Script:
 			sc := new(Script)
 			*sc = *m
-			sc.Instance, _ = place(n)
+			sc.Instance, _ = place(i, n)
 			s.Scripts = append(s.Scripts, sc)
 		case *triageNode:
 			triages = append(triages, m) // applied after skills are indexed, below
@@ -252,9 +266,21 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 			}
 		}
 	}
-	s.duplicates(nodes)
+	s.duplicates(nodes, lk, prev == nil)
 	s.ambiguousNames()
 	return s
+}
+
+// portsAt is the ports of the nodes at those places (nil for none).
+func portsAt(nodes []*node, at []int32) []*Port {
+	if len(at) == 0 {
+		return nil
+	}
+	out := make([]*Port, len(at))
+	for i, k := range at {
+		out[i] = nodes[k].port
+	}
+	return out
 }
 
 // inOrder is pointers to slab's entries in the order given (places in

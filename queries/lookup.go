@@ -55,6 +55,9 @@ type lookups struct {
 	actByIRI            map[string]int32 // the last activity node of an IRI
 	ports, props, lanes map[string]int32 // places in the nodes, the last of an IRI
 	acts                map[[2]string][]int32
+	nodeSrc             []int32      // each node's source in the slab, -1 for none
+	toolPorts           [][2][]int32 // each Tool's input and output ports, places in the nodes
+	dups                [][]int32    // runs of typed nodes of one IRI (places in the nodes)
 
 	skillByIRI, skillByID map[string]int32 // the first of a key in id order
 	skillByPkg            map[[3]string]int32

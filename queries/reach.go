@@ -119,6 +119,9 @@ func (r *Reachability) id(key string) int32 {
 type reachBase struct {
 	ids  map[string]int32
 	keys []string
+	// The ids of s.Skills[i], s.Tools[i], s.Processes[i], and of
+	// s.Processes[i].Activities[j] at act[actStart[i]+j].
+	skill, tool, proc, act, actStart []int32
 }
 
 // newReachBase interns the keys of every skill, Tool, process and
@@ -143,6 +146,21 @@ func newReachBase(s *Snapshot) *reachBase {
 	for i, k := range keys {
 		b.ids[k] = int32(i)
 	}
+	b.skill = make([]int32, len(s.Skills))
+	for i, sk := range s.Skills {
+		b.skill[i] = b.ids[sk.Key()]
+	}
+	b.tool = make([]int32, len(s.Tools))
+	for i, t := range s.Tools {
+		b.tool[i] = b.ids[t.Key()]
+	}
+	b.proc, b.actStart = make([]int32, len(s.Processes)), make([]int32, len(s.Processes))
+	for i, p := range s.Processes {
+		b.proc[i], b.actStart[i] = b.ids[p.Key()], int32(len(b.act))
+		for _, a := range p.Activities {
+			b.act = append(b.act, b.ids[a.Key()])
+		}
+	}
 	return b
 }
 
@@ -163,19 +181,21 @@ func (s *Snapshot) reachability(out *findings) {
 		r.adj[a] = append(r.adj[a], b)
 		r.hasOut[a] = true
 	}
-	for _, sk := range s.Skills {
-		sk.rid = base.ids[sk.Key()]
+	for i, sk := range s.Skills {
+		sk.rid = base.skill[i]
 	}
-	for _, t := range s.Tools {
-		t.rid = base.ids[t.Key()]
+	for i, t := range s.Tools {
+		t.rid = base.tool[i]
 	}
-	for _, p := range s.Processes {
-		p.rid = base.ids[p.Key()]
+	for i, p := range s.Processes {
+		p.rid = base.proc[i]
+		for j, a := range p.Activities {
+			a.rid = base.act[int(base.actStart[i])+j]
+		}
 	}
 	called := map[*Process]bool{}
 	for _, p := range s.Processes {
 		for _, a := range p.Activities {
-			a.rid = base.ids[a.Key()]
 			edge(p.rid, a.rid)
 			if a.Calls != nil {
 				edge(a.rid, a.Calls.rid)

@@ -122,28 +122,26 @@ type workflowSegment struct {
 	calls *Process
 }
 
-// workflowPlan is each process's skill-naming steps in flow order, cut
-// into segments at its calls: everything of a workflow but the steps'
-// states, so it is made while reachability (which the states need) runs.
+// workflowPlan is every process's workflow but the steps' states: each
+// process's skill-naming steps in flow order, callees in place. It is
+// made while reachability (which the states need) runs.
 type workflowPlan struct {
-	procIdx map[*Process]int
-	segs    [][]workflowSegment
-	own     [][]WorkflowStep // all own steps, for a process calling nothing
-	steps   [][]WorkflowStep // each process's steps, which its segments are parts of
+	ws     []*Workflow      // of s.Processes[i], steps without their states yet
+	arrays [][]WorkflowStep // every array the workflows' steps are in, each once
 }
 
-// planWorkflows orders and segments every process's steps (SPEC §5.5).
-// Each process's segments are resolved once: a step's state depends on the
-// step and its skill only, not on which root's walk reaches it, so a
-// process called from many roots is not resolved again per root.
+// planWorkflows orders and segments every process's steps and walks them
+// (SPEC §5.5). Each process's segments are resolved once: a step's state
+// depends on the step and its skill only, not on which root's walk reaches
+// it, so a process called from many roots is not resolved again per root.
 func (s *Snapshot) planWorkflows() *workflowPlan {
 	procIdx := make(map[*Process]int, len(s.Processes))
 	for i, p := range s.Processes {
 		procIdx[p] = i
 	}
 	segs := make([][]workflowSegment, len(s.Processes))
-	own := make([][]WorkflowStep, len(s.Processes))
-	all := make([][]WorkflowStep, len(s.Processes))
+	own := make([][]WorkflowStep, len(s.Processes)) // all own steps, for a process calling nothing
+	plan := &workflowPlan{}
 	var bounds [][2]int // each segment's steps in the process's slice
 	for i, p := range s.Processes {
 		// One slice of steps per process; its segments are parts of it
@@ -179,27 +177,8 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 		if !callsAny {
 			own[i] = steps
 		}
-		all[i] = steps
-	}
-	return &workflowPlan{procIdx: procIdx, segs: segs, own: own, steps: all}
-}
-
-// workflows computes each process's workflow coverage from its plan, once
-// reachability is known: a step is performed when a reachable, valid Tool
-// performs its skill (SPEC §5.5).
-func (s *Snapshot) workflows(plan *workflowPlan) {
-	procIdx, segs, own := plan.procIdx, plan.segs, plan.own
-	for _, steps := range plan.steps {
-		for k := range steps {
-			st := &steps[k]
-			switch {
-			case st.Skill != nil && performedBy(st.Skill):
-				st.State = StatePerformed
-			case st.Step.Automation() == "person":
-				st.State = StateManual
-			default:
-				st.State = StateGap
-			}
+		if len(steps) > 0 {
+			plan.arrays = append(plan.arrays, steps)
 		}
 	}
 	// A process's workflow is the steps of a walk from it. Within a
@@ -259,6 +238,9 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 		count(i)
 		stamp++
 		steps := make([]WorkflowStep, 0, total)
+		if total > 0 {
+			plan.arrays = append(plan.arrays, steps[:total])
+		}
 		entered := 0
 		// fill walks q and returns the smallest entry place of a process
 		// it skipped (a callee counts once; cycles are cut).
@@ -289,6 +271,28 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 		}
 		fill(i)
 	}
+	plan.ws = ws
+	return plan
+}
+
+// workflows computes each process's workflow coverage from its plan, once
+// reachability is known: a step is performed when a reachable, valid Tool
+// performs its skill (SPEC §5.5).
+func (s *Snapshot) workflows(plan *workflowPlan) {
+	for _, steps := range plan.arrays {
+		for k := range steps {
+			st := &steps[k]
+			switch {
+			case st.Skill != nil && performedBy(st.Skill):
+				st.State = StatePerformed
+			case st.Step.Automation() == "person":
+				st.State = StateManual
+			default:
+				st.State = StateGap
+			}
+		}
+	}
+	ws, n := plan.ws, len(plan.ws)
 	out := make([]*Workflow, 0, n)
 	for _, w := range ws {
 		for k := range w.Steps {
