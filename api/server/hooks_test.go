@@ -4,3 +4,8 @@ package server
 // before that snapshot's store write starts: tests hold the write there to
 // observe the not-yet-durable state for certain, not by timing.
 func SetBeforeWrite(s *Service, fn func()) { s.beforeWrite = fn }
+
+// SetUpdating makes s call fn when it starts updating its snapshot while
+// an ingest's store write runs: tests hold the write until the update has
+// started, to see that one does not wait for the other.
+func SetUpdating(s *Service, fn func()) { s.updating = fn }
