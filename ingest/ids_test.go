@@ -15,6 +15,7 @@ import (
 	"github.com/cayleygraph/quad/nquads"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/jsonld"
 	"github.com/skillgraph/skillgraph/queries"
 
@@ -192,21 +193,11 @@ func TestSourceSHA256IsTheFileHash(t *testing.T) {
 // shared name is reported (instance-name-duplicate) (issue #16.7).
 func TestSecondCorpusOfOneName(t *testing.T) {
 	mk := func(decl string, skills ...string) string {
-		root := t.TempDir()
 		files := map[string]string{"harness.json": decl}
 		for _, sk := range skills {
 			files["skills/p/"+sk+".md"] = "# " + sk + "\n"
 		}
-		for rel, text := range files {
-			p := filepath.Join(root, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return root
+		return corpustest.Write(t, files)
 	}
 	const dirs = `"directories": [{"id": "s", "path": "skills", "graphTypologies": ["skills"]}]`
 	first := mk(`{"name": "same", `+dirs+`}`, "a", "b", "c")

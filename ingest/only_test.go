@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
 
 // storeLines is the store's N-Quads without the meta graph (version
@@ -140,14 +141,8 @@ func TestDiscoveryRemembered(t *testing.T) {
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "conv") // no declaration: the conventional layout
 	write := func(rel, s string) string {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		corpustest.WriteInto(t, root, map[string]string{rel: s})
+		return filepath.Join(root, filepath.FromSlash(rel))
 	}
 	a := write("skills/a.md", "---\nname: a\ndescription: A.\n---\n")
 	tl := write("tools/t.json", `{"id": "t", "name": "t", "satisfies": []}`)

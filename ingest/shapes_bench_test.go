@@ -3,12 +3,12 @@ package ingest_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
 
 // Hostile shapes of one file (issue #16.6): per-file work and memory must
@@ -58,15 +58,7 @@ func shapeCorpus(b *testing.B, files map[string]string) string {
 	b.Helper()
 	root := filepath.Join(b.TempDir(), "corpus")
 	files["skills/p/s.md"] = "---\nname: s\ndescription: d\n---\n"
-	for rel, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	corpustest.WriteInto(b, root, files)
 	return root
 }
 

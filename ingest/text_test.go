@@ -2,10 +2,9 @@ package ingest
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/discover"
 )
 
@@ -22,15 +21,7 @@ func TestNotTextYieldsNoRecords(t *testing.T) {
 		"beans/acme-a1a1--nul.md": "---\ntitle: T\nstatus: todo\n---\nbody\n\x00\n",
 		"tools/t.yaml":            "id: t\nsatisfies: [ok]\ntitle: \"\xc3\x28\"\n",
 	}
-	for rel, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	corpustest.WriteInto(t, root, files)
 	c, err := discover.Load(context.Background(), root, discover.Options{})
 	if err != nil {
 		t.Fatal(err)
