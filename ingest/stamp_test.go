@@ -123,12 +123,8 @@ func TestStampSkip(t *testing.T) {
 					t.Fatalf("%s: not read %d, changed %d, removed %d; want not read %d, %d changed or removed",
 						s.name, res.NotRead, res.Changed, res.Removed, s.notRead, s.changed)
 				}
-				fresh, _ := graph.Open(ctx, "memory")
-				if _, err := Run(ctx, fresh, []string{root}, Options{}); err != nil {
-					t.Fatal(err)
-				}
-				if got, want := storeLines(t, st), storeLines(t, fresh); slices.Equal(got, want) == s.stale {
-					t.Fatalf("%s: the store equals a fresh ingest: %v, want %v", s.name, !s.stale, !s.stale)
+				if same := slices.Equal(storeLines(t, st), freshLines(t, []string{root}, Options{})); same == s.stale {
+					t.Fatalf("%s: the store equals a fresh ingest: %v, want %v", s.name, same, !s.stale)
 				}
 				if s.stale {
 					write("tools/index.ts", index, old.Add(4*time.Minute))
@@ -182,11 +178,7 @@ func TestStampOfADeletedGraph(t *testing.T) {
 	if res.Changed != 1 {
 		t.Fatalf("%d graphs written, want the restored file's", res.Changed)
 	}
-	fresh, _ := graph.Open(ctx, "memory")
-	if _, err := Run(ctx, fresh, []string{root}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+	if !slices.Equal(storeLines(t, st), freshLines(t, []string{root}, Options{})) {
 		t.Fatal("the store after the restore differs from a fresh ingest")
 	}
 }
@@ -215,11 +207,7 @@ func TestPackageRenameReReadsItsSkills(t *testing.T) {
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := graph.Open(ctx, "memory")
-	if _, err := Run(ctx, fresh, []string{root}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+	if !slices.Equal(storeLines(t, st), freshLines(t, []string{root}, Options{})) {
 		t.Fatal("after the package rename the store differs from a fresh ingest: the skills kept the old package")
 	}
 }
@@ -237,11 +225,7 @@ func TestStampUnderAnotherSizeCap(t *testing.T) {
 	if _, err := Run(ctx, st, []string{root}, small); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := graph.Open(ctx, "memory")
-	if _, err := Run(ctx, fresh, []string{root}, small); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+	if !slices.Equal(storeLines(t, st), freshLines(t, []string{root}, small)) {
 		t.Fatal("under a smaller size cap the store kept graphs of files now too large")
 	}
 }
@@ -297,11 +281,7 @@ func TestStampIncludeAppearsOrGoes(t *testing.T) {
 		if res.NotRead != all.NotRead-1 || res.Changed == 0 {
 			t.Errorf("%s: %d not read, %d changed; want %d not read (the skill read) and the skill changed", step.name, res.NotRead, res.Changed, all.NotRead-1)
 		}
-		fresh, _ := graph.Open(ctx, "memory")
-		if _, err := Run(ctx, fresh, []string{root}, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(storeLines(t, st), storeLines(t, fresh)) {
+		if !slices.Equal(storeLines(t, st), freshLines(t, []string{root}, Options{})) {
 			t.Errorf("%s: the store differs from a fresh ingest", step.name)
 		}
 	}
