@@ -33,6 +33,17 @@ func readStore(t *testing.T, st *graph.Store) (int64, []string) {
 	return v, out
 }
 
+// genCorpus writes a generated corpus of n skills into a new temporary
+// directory.
+func genCorpus(t *testing.T, n int, seed int64) string {
+	t.Helper()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: n, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // TestStreamedFirstIngest: Run writes the first ingest into an empty bbolt
 // store while it converts (graph.FirstWriter). It stores what Prepare then
 // Apply store; stopped mid-stream, after some of its quads were committed
@@ -42,19 +53,9 @@ func readStore(t *testing.T, st *graph.Store) (int64, []string) {
 func TestStreamedFirstIngest(t *testing.T) {
 	defer func(n int) { streamWindow = n }(streamWindow)
 	streamWindow = 16 // several windows, so the write runs while converting
-	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Skills: 200, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
+	root := genCorpus(t, 200, 5)
 	ctx := context.Background()
-	openStore := func(t *testing.T) *graph.Store {
-		st, err := graph.Open(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	openStore := func(t *testing.T) *graph.Store { return openBackend(t, "bbolt") }
 	// The reference: the sequential path.
 	ref := openStore(t)
 	p, err := Prepare(ctx, ref, []string{root}, Options{})
@@ -185,19 +186,9 @@ func TestStreamedFirstIngest(t *testing.T) {
 func TestPreparedFirstWriteDropsQuads(t *testing.T) {
 	defer func(n int) { streamWindow = n }(streamWindow)
 	streamWindow = 16 // several windows
-	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Skills: 100, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
+	root := genCorpus(t, 100, 9)
 	ctx := context.Background()
-	openStore := func(t *testing.T) *graph.Store {
-		st, err := graph.Open(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	openStore := func(t *testing.T) *graph.Store { return openBackend(t, "bbolt") }
 	// The reference: the same changes in one graph.Apply.
 	ref := openStore(t)
 	pr, err := Prepare(ctx, ref, []string{root}, Options{})
