@@ -14,7 +14,6 @@ import (
 	"github.com/cayleygraph/quad"
 	"github.com/cayleygraph/quad/nquads"
 
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/jsonld"
 	"github.com/skillgraph/skillgraph/queries"
@@ -90,11 +89,7 @@ func TestExportRoundTripHostileCorpus(t *testing.T) {
 <process id="P&lt;x&gt;"><task id="T&#x202E;1"><extensionElements><x:skill ref="a&quot;b&#10;c"/></extensionElements></task></process>
 </definitions>`)
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +131,7 @@ func TestSourceSHA256IsTheFileHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -205,11 +196,7 @@ func TestSecondCorpusOfOneName(t *testing.T) {
 	second := mk(`{"name": "same", `+dirs+`}`, "x", "y")
 	other := mk(`{"name": "same", "iriBase": "https://elsewhere.example/", `+dirs+`}`, "z")
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	findings := func() map[string][]string {
 		s, err := queries.Build(ctx, st)
 		if err != nil {
@@ -267,11 +254,7 @@ func TestHardSkillIncludesADirectory(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}

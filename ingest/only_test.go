@@ -69,7 +69,7 @@ func testOnlyChangedPaths(t *testing.T, disc *Discovery) {
 	if err := os.CopyFS(root, os.DirFS("testdata/mini")); err != nil {
 		t.Fatal(err)
 	}
-	inc, _ := graph.Open(ctx, "memory")
+	inc := openBackend(t, "memory")
 	if _, err := Run(ctx, inc, []string{root}, Options{Discovery: disc}); err != nil {
 		t.Fatal(err)
 	}
@@ -251,8 +251,8 @@ func TestDiscoveryNotReusedForContext(t *testing.T) {
 func rememberingAndWalking(t *testing.T, root string) (st, ref *graph.Store, d *Discovery) {
 	t.Helper()
 	ctx := context.Background()
-	st, _ = graph.Open(ctx, "memory")
-	ref, _ = graph.Open(ctx, "memory")
+	st = openBackend(t, "memory")
+	ref = openBackend(t, "memory")
 	d = &Discovery{}
 	for _, s := range []*graph.Store{st, ref} {
 		if _, err := Run(ctx, s, []string{root}, Options{Discovery: d}); err != nil {

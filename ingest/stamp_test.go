@@ -13,8 +13,8 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
 )
 
-// openBackend opens an empty store of a backend the stamps are kept by
-// (memory or bbolt), closed when the test ends.
+// openBackend opens an empty store of a backend that keeps stamps:
+// memory, or bbolt in a temporary folder; closed when the test ends.
 func openBackend(t *testing.T, backend string) *graph.Store {
 	t.Helper()
 	url := "memory"
@@ -150,7 +150,7 @@ func TestStampSkip(t *testing.T) {
 func TestStampOfADeletedGraph(t *testing.T) {
 	ctx := context.Background()
 	root, old := copyAged(t, "testdata/mini")
-	st, _ := graph.Open(ctx, "memory")
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestPackageRenameReReadsItsSkills(t *testing.T) {
 		}
 	}
 	write("first", old)
-	st, _ := graph.Open(ctx, "memory")
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestPackageRenameReReadsItsSkills(t *testing.T) {
 func TestStampUnderAnotherSizeCap(t *testing.T) {
 	ctx := context.Background()
 	root, _ := copyAged(t, "testdata/mini")
-	st, _ := graph.Open(ctx, "memory")
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,11 +238,7 @@ func TestStampIncludeAppearsOrGoes(t *testing.T) {
 	ctx := context.Background()
 	root, old := copyAged(t, "../examples/harness")
 	include := filepath.Join(root, "skills", "hard", "proofread", "rules", "brand-terms.txt")
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	first, err := Run(ctx, st, []string{root}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -311,11 +307,7 @@ func TestStampedSkillKeepsItsOutsideContract(t *testing.T) {
 		}
 	}
 	root, _ := copyAged(t, src)
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
 	}
