@@ -1,22 +1,17 @@
 package ingest_test
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
-	"github.com/skillgraph/skillgraph/queries"
 )
 
 // TestSilentDataChanges (issue #16.7): a key given twice in a JSON file and
 // a number no float64 holds are findings on their lines; the number is
 // stored as the text written, never as the text of a Go error.
 func TestSilentDataChanges(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	big := strings.Repeat("9", 100000)
 	files := map[string]string{
@@ -26,18 +21,8 @@ func TestSilentDataChanges(t *testing.T) {
 		"mcp/m.json": "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"},\n\"name\": \"b\"}]}\n",
 	}
 	corpustest.WriteInto(t, root, files)
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := ingestMemory(t, root)
+	snap := snapshotOf(t, st)
 	want := map[string]bool{"tools/t.json:3": false, "tools/t.json:5": false, "mcp/m.json:2": false}
 	for _, f := range snap.Findings {
 		if k := f.File + ":" + strconv.Itoa(f.Line); f.Code == "parse-error" {

@@ -15,6 +15,31 @@ import (
 // writeTree writes files (slash paths → contents) under a new temp root.
 func writeTree(t *testing.T, files map[string]string) string { return corpustest.Write(t, files) }
 
+// ingestMemory ingests roots into a new memory store, closed when the
+// test ends.
+func ingestMemory(t *testing.T, roots ...string) *graph.Store {
+	t.Helper()
+	st, err := graph.Open(context.Background(), "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := ingest.Run(context.Background(), st, roots, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// snapshotOf builds the snapshot of st: what serve answers from it.
+func snapshotOf(t *testing.T, st *graph.Store) *queries.Snapshot {
+	t.Helper()
+	snap, err := queries.Build(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
 func skillFile(name string) string {
 	return "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\n\n# " + name + "\n"
 }
@@ -47,19 +72,7 @@ func TestWorkspaceOneCommand(t *testing.T) {
 		"skills/vendored/harness.json": `{"name": "vendored", "directories": [{"id": "s", "path": "s", "graphTypologies": ["skills"]}]}`,
 		"node_modules/x/harness.json":  `{"name": "ignored", "directories": [{"id": "s", "path": "s", "graphTypologies": ["skills"]}]}`,
 	})
-	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := snapshotOf(t, ingestMemory(t, root))
 	for _, name := range []string{"repo", "cat", "boot"} {
 		if snap.Instance(name) == nil {
 			t.Errorf("instance %s not found in the workspace", name)
