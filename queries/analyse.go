@@ -8,9 +8,9 @@ import (
 
 // analyse resolves references and runs every analysis, in dependency
 // order, on two goroutines where the order allows (an Update under --watch
-// waits for all of it): coverage then reachability then workflow states on
-// one; the checks, the workflow plan, then alternatives, gating and
-// programs (once coverage is known) on the other. Each analysis writes its
+// waits for all of it): coverage, reachability, alternatives and programs
+// on one; the checks, the workflow plan and gating on the other; then the
+// workflow states, which need both. Each analysis writes its
 // own fields of the entities and its own findings; the findings are
 // joined in one fixed order, so the answers do not depend on the schedule.
 func (s *Snapshot) analyse() {
@@ -18,7 +18,6 @@ func (s *Snapshot) analyse() {
 	s.resolve(&res)
 	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
 	linked := findings(s.Findings) // made while linking
-	covered := make(chan struct{})
 	done := make(chan struct{})
 	var plan *workflowPlan
 	go func() {
@@ -30,19 +29,18 @@ func (s *Snapshot) analyse() {
 		s.checkBeans(&beans)
 		s.checkTriggers(&triggers)
 		plan = s.planWorkflows()
-		<-covered
-		s.alternatives(&alt)
 		s.gating(&gate)
-		s.programs(&progs)
-		for _, fs := range []findings{entry, inst, beans, triggers, alt, gate, progs} {
+		for _, fs := range []findings{entry, inst, beans, triggers, gate} {
 			fs.sort()
 		}
 	}()
 	s.coverage(&cov)
-	close(covered)
-	cov.sort()
 	s.reachability(&reach)
-	reach.sort()
+	s.alternatives(&alt)
+	s.programs(&progs)
+	for _, fs := range []findings{cov, reach, alt, progs} {
+		fs.sort()
+	}
 	<-done
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before

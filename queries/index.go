@@ -25,7 +25,7 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		lk = &lookups{}
 		lk.count(nodes)
 	}
-	s.lk = lk
+	s.lk, s.ownLookups = lk, prev == nil
 	c := lk.c
 	s.Contracts = make(map[string]*Contract, c.contract)
 	// Entities of a kind in one allocation each, in node order: they live
@@ -126,8 +126,10 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 				k := [2]string{n.actOwner, n.graph}
 				lk.acts[k] = append(lk.acts[k], int32(len(s.actSlab)))
 				lk.actByIRI[n.iri] = int32(len(s.actSlab))
+				lk.actNode = append(lk.actNode, int32(i))
 			}
 			s.actSlab = append(s.actSlab, *n.act)
+			s.actSlab[len(s.actSlab)-1].slab = int32(len(s.actSlab) - 1)
 		}
 		if prev != nil {
 			continue
@@ -143,6 +145,8 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 	}
 	if prev == nil {
+		lk.steps = make([]stepTargets, len(s.actSlab))
+		lk.flows = make([]flowOrdinals, c.proc)
 		for _, as := range lk.acts {
 			slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
 		}
@@ -170,6 +174,7 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		case *Skill:
 			s.skillSlab = append(s.skillSlab, *m)
 			sk := &s.skillSlab[len(s.skillSlab)-1]
+			sk.slab = int32(len(s.skillSlab) - 1)
 			sk.Instance, sk.Source = place(i, n)
 		case *toolNode:
 			s.toolSlab = append(s.toolSlab, m.tool)
@@ -183,6 +188,10 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		case *Process:
 			s.procSlab = append(s.procSlab, *m)
 			p := &s.procSlab[len(s.procSlab)-1]
+			p.slab = int32(len(s.procSlab) - 1)
+			if prev == nil {
+				lk.procNode = append(lk.procNode, int32(i))
+			}
 			p.Instance, p.Source = place(i, n)
 			as := lk.acts[[2]string{p.IRI, n.graph}]
 			if len(as) > 0 {

@@ -69,7 +69,11 @@ type lookups struct {
 
 	skillOrder, toolOrder, procOrder, beanOrder, sourceOrder []int32
 
-	reach *reachBase // made by the first reachability over these lookups
+	reach    *reachBase     // made by the first reachability over these lookups
+	actNode  []int32        // each activity's place in the nodes
+	steps    []stepTargets  // each activity's, resolved by the lookups' own snapshot
+	procNode []int32        // each process's place in the nodes
+	flows    []flowOrdinals // each process's flow order, by the lookups' own snapshot
 }
 
 // lookupCounts are the entities of each kind, counted first so every map

@@ -63,7 +63,8 @@ type Skill struct {
 	Findings     []Finding
 	Triage       *Triage
 
-	rid int32 // its node in the dispatch graph, set by reachability
+	rid  int32 // its node in the dispatch graph, set by reachability
+	slab int32 // its place in the snapshot's slab of skills
 }
 
 // Triage is a maintainer's recorded read of a skill.
@@ -173,6 +174,7 @@ type Process struct {
 	Witness    []string
 	dupOf      string // source path when another process shares the id, else ""
 	rid        int32  // its node in the dispatch graph, set by reachability
+	slab       int32  // its place in the snapshot's slab of processes
 }
 
 // Key is the witness key of the process.
@@ -215,9 +217,11 @@ type Activity struct {
 	Lane    string
 	Witness []string
 
-	named []*Skill // what each SkillIRI resolves to (nil: no skill), set by resolve
-	ord   int32    // its place in Process.Activities, set when linking (flowOrder)
-	rid   int32    // its node in the dispatch graph, set by reachability
+	named      []*Skill // what each SkillIRI resolves to (nil: no skill), set by resolve
+	skillNames []string // localKey of each SkillIRI, made when decoding
+	ord        int32    // its place in Process.Activities, set when linking (flowOrder)
+	rid        int32    // its node in the dispatch graph, set by reachability
+	slab       int32    // its place in the snapshot's slab of activities
 }
 
 // Key is the witness key of the activity.

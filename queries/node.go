@@ -109,6 +109,11 @@ func decodeNode(r *raw, n *node) {
 		n.flags |= fActivity
 		n.act = decode(r, &Activity{IRI: r.iri})
 		n.actOwner = r.iri1(term("partOf"))
+		// The skill refs as written, made once per node rather than per
+		// snapshot's workflows.
+		for _, iri := range n.act.SkillIRI {
+			n.act.skillNames = append(n.act.skillNames, localKey(iri))
+		}
 	}
 	if r.is("Lane") {
 		n.flags |= fLane

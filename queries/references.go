@@ -64,35 +64,85 @@ func (s *Snapshot) resolveTools(out *findings) {
 func (s *Snapshot) resolveSteps(out *findings) {
 	for _, p := range s.Processes {
 		for _, a := range p.Activities {
+			r := s.stepTargets(p, a)
 			a.named = make([]*Skill, len(a.SkillIRI))
-			for i, iri := range a.SkillIRI {
-				if sk := s.resolveSkill(p.Instance, iri); sk != nil {
+			for i, k := range r.named {
+				if k >= 0 {
+					sk := &s.skillSlab[k]
 					a.named[i] = sk
 					a.Skills = append(a.Skills, sk)
 					sk.Steps = append(sk.Steps, a)
 				} else {
+					iri := a.SkillIRI[i]
 					out.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
 						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
 				}
 			}
-			// A Camunda task type or topic names a skill only when one
-			// of that id exists.
-			if len(a.Skills) == 0 {
-				for _, ref := range a.ImplicitRefs {
-					if sk := s.resolveSkillID(p.Instance, ref); sk != nil {
-						a.Skills = append(a.Skills, sk)
-						sk.Steps = append(sk.Steps, a)
-					}
-				}
+			for _, k := range r.implicit {
+				sk := &s.skillSlab[k]
+				a.Skills = append(a.Skills, sk)
+				sk.Steps = append(sk.Steps, a)
 			}
 			if a.CallsIRI != "" {
-				if a.Calls = s.resolveProcess(p.Instance, a.CallsIRI); a.Calls == nil {
+				if r.calls >= 0 {
+					a.Calls = &s.procSlab[r.calls]
+				} else {
 					out.add(s.finding(record.CodeCallUnknownProcess, p.Source, refLine(a.Refs, "calledElement", a.CalledElement, a.Line), a.IRI,
 						"call activity %s of %s calls %q, which is no process", a.ID, p.ID, a.CalledElement))
 				}
 			}
 		}
 	}
+}
+
+// stepTargets are what one step's references resolve to, as places in the
+// slabs (-1: nothing). They depend on the step's node and the lookups
+// only (the instances are part of the lookups' shape), so the lookups keep
+// those of their own snapshot and a snapshot sharing them resolves only
+// the steps of the graphs that changed (issue #14).
+type stepTargets struct {
+	node     *node   // the activity node they were resolved for
+	named    []int32 // per SkillIRI
+	implicit []int32 // the implicit refs that resolved, when no named one did
+	calls    int32   // the process CallsIRI names
+}
+
+// stepTargets resolves a step of p: kept by the lookups when they are this
+// snapshot's own, taken from them when the step's node is the one they
+// were resolved for.
+func (s *Snapshot) stepTargets(p *Process, a *Activity) stepTargets {
+	lk, n := s.lk, s.nodes[s.lk.actNode[a.slab]]
+	if !s.ownLookups {
+		if r := lk.steps[a.slab]; r.node == n {
+			return r
+		}
+	}
+	r := stepTargets{node: n, named: make([]int32, len(a.SkillIRI)), calls: -1}
+	named := false
+	for i, iri := range a.SkillIRI {
+		r.named[i] = -1
+		if sk := s.resolveSkill(p.Instance, iri); sk != nil {
+			r.named[i], named = sk.slab, true
+		}
+	}
+	// A Camunda task type or topic names a skill only when one of that id
+	// exists.
+	if !named {
+		for _, ref := range a.ImplicitRefs {
+			if sk := s.resolveSkillID(p.Instance, ref); sk != nil {
+				r.implicit = append(r.implicit, sk.slab)
+			}
+		}
+	}
+	if a.CallsIRI != "" {
+		if c := s.resolveProcess(p.Instance, a.CallsIRI); c != nil {
+			r.calls = c.slab
+		}
+	}
+	if s.ownLookups {
+		lk.steps[a.slab] = r // each step once: its own slot, so no lock
+	}
+	return r
 }
 
 // resolveBeans links each bean to its parent and the beans it blocks.

@@ -47,6 +47,7 @@ type Snapshot struct {
 	instByName map[string]*Instance
 	instByDoc  map[string]*Instance
 	lk         *lookups // indexes into the slabs, shared by snapshots of one shape
+	ownLookups bool     // lk was made for this snapshot: its analyses fill lk's caches
 
 	// The entities of each kind in node order: the lists above point into
 	// them, the lookups give places in them.

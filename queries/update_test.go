@@ -397,7 +397,8 @@ func TestWorkflowsEqualNaiveWalk(t *testing.T) {
 // previous snapshot's lookups, and one that changes a key is not; either
 // way the updated snapshot answers like one rebuilt from the store. The
 // shared edits change what the analyses see (a satisfies target, a port
-// type, a lane), so a stale result carried over would show.
+// type, a lane, a step's skill, a sequence flow), so a stale result carried
+// over would show.
 func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -424,6 +425,9 @@ func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
 		{"satisfies target", "tools/backup-log-api.json", `"backup-log"`, `"restore-log"`, true},
 		{"port type", "tools/backup-log-api.json", `"FilesystemPath"`, `"Url"`, true},
 		{"lane name", "processes/backup-render.bpmn", `name="Release bot"`, `name="Night bot"`, true},
+		{"step names another skill", "processes/backup-render.bpmn", `<x:skill ref="validate-log"/>`, `<x:skill ref="restore-log"/>`, true},
+		{"sequence flow", "processes/backup-render.bpmn", `sourceRef="Task_1" targetRef="Task_2"`, `sourceRef="Task_1" targetRef="Task_5"`, true},
+		{"step names no skill", "processes/backup-render.bpmn", `<x:skill ref="prune-log"/>`, `<x:skill ref="no-such-skill"/>`, true},
 		{"skill renamed", "skills/sales/restore-log.md", "skill: restore-log", "skill: restore-logs", false},
 		{"tool renamed", "tools/backup-log-api.json", `"id": "backup-log-api"`, `"id": "backup-log-rest"`, false},
 	} {

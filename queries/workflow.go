@@ -122,6 +122,39 @@ type workflowSegment struct {
 	calls *Process
 }
 
+// flowOf is flowOrder(p): kept by the lookups when they are this
+// snapshot's own, taken from them when p's node is the one they were
+// ordered for. The order depends only on the activities of p's graph and
+// the lookups (which activity an IRI is, its process and place), so an
+// unchanged graph's processes are not walked again.
+func (s *Snapshot) flowOf(p *Process) []*Activity {
+	lk, n := s.lk, s.nodes[s.lk.procNode[p.slab]]
+	if !s.ownLookups {
+		if f := lk.flows[p.slab]; f.node == n {
+			out := make([]*Activity, len(f.ords))
+			for i, k := range f.ords {
+				out[i] = p.Activities[k]
+			}
+			return out
+		}
+	}
+	order := flowOrder(p, s.activityOf)
+	if s.ownLookups {
+		f := flowOrdinals{node: n, ords: make([]int32, len(order))}
+		for i, a := range order {
+			f.ords[i] = a.ord
+		}
+		lk.flows[p.slab] = f // each process once: its own slot, so no lock
+	}
+	return order
+}
+
+// flowOrdinals is a process's flow order as places in its Activities.
+type flowOrdinals struct {
+	node *node
+	ords []int32
+}
+
 // workflowPlan is every process's workflow but the steps' states: each
 // process's skill-naming steps in flow order, callees in place. It is
 // made while reachability (which the states need) runs.
@@ -149,14 +182,14 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 		var steps []WorkflowStep
 		bounds = bounds[:0]
 		callsAny := false
-		for _, a := range flowOrder(p, s.activityOf) {
+		for _, a := range s.flowOf(p) {
 			lo := len(steps)
 			step := func(name string, sk *Skill) {
 				steps = append(steps, WorkflowStep{Step: a, SkillRef: name, Skill: sk})
 			}
 			// The refs of stepRefs, without a slice per activity.
-			for k, iri := range a.SkillIRI {
-				step(localKey(iri), a.named[k])
+			for k := range a.SkillIRI {
+				step(a.skillNames[k], a.named[k])
 			}
 			if len(a.SkillIRI) == 0 {
 				for _, sk := range a.Skills { // implicit Camunda refs that resolved
