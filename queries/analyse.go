@@ -8,9 +8,9 @@ import (
 
 // analyse resolves references and runs every analysis, in dependency
 // order, on two goroutines where the order allows (an Update under --watch
-// waits for all of it): coverage, reachability, alternatives and programs
-// on one; the checks, the workflow plan and gating on the other; then the
-// workflow states, which need both. Each analysis writes its
+// waits for all of it): coverage, reachability and programs on one; the
+// checks, the workflow plan, gating and (once coverage is known)
+// alternatives on the other; then the workflow states, which need both. Each analysis writes its
 // own fields of the entities and its own findings; the findings are
 // joined in one fixed order, so the answers do not depend on the schedule.
 func (s *Snapshot) analyse() {
@@ -18,6 +18,7 @@ func (s *Snapshot) analyse() {
 	s.resolve(&res)
 	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
 	linked := findings(s.Findings) // made while linking
+	covered := make(chan struct{})
 	done := make(chan struct{})
 	var plan *workflowPlan
 	go func() {
@@ -30,15 +31,17 @@ func (s *Snapshot) analyse() {
 		s.checkTriggers(&triggers)
 		plan = s.planWorkflows()
 		s.gating(&gate)
-		for _, fs := range []findings{entry, inst, beans, triggers, gate} {
+		<-covered
+		s.alternatives(&alt)
+		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt} {
 			fs.sort()
 		}
 	}()
 	s.coverage(&cov)
+	close(covered)
 	s.reachability(&reach)
-	s.alternatives(&alt)
 	s.programs(&progs)
-	for _, fs := range []findings{cov, reach, alt, progs} {
+	for _, fs := range []findings{cov, reach, progs} {
 		fs.sort()
 	}
 	<-done
