@@ -113,138 +113,162 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 		return s.instByDoc[docOf(n.iri)], nil
 	}
-	if prev == nil {
-		lk.ports = make(map[string]int32, c.port)
-		lk.props = make(map[string]int32, c.prop)
-		lk.lanes = make(map[string]int32, c.lane)
-		lk.actByIRI = make(map[string]int32, c.act)
-		lk.acts = make(map[[2]string][]int32, c.proc)
-	}
-	for i, n := range nodes {
-		if n.flags&fActivity != 0 {
-			if prev == nil {
-				k := [2]string{n.actOwner, n.graph}
-				lk.acts[k] = append(lk.acts[k], int32(len(s.actSlab)))
-				lk.actByIRI[n.iri] = int32(len(s.actSlab))
-				lk.actNode = append(lk.actNode, int32(i))
+	// The entities in two parts, Tools, processes and contracts (with the
+	// activities and ports they need) and all the others: an Update that
+	// shares the lookups writes nothing shared, so it links both at once.
+	toolsPart := func() {
+		if prev == nil {
+			lk.ports = make(map[string]int32, c.port)
+			lk.props = make(map[string]int32, c.prop)
+			lk.lanes = make(map[string]int32, c.lane)
+			lk.actByIRI = make(map[string]int32, c.act)
+			lk.acts = make(map[[2]string][]int32, c.proc)
+		}
+		for i, n := range nodes {
+			if n.flags&fActivity != 0 {
+				if prev == nil {
+					k := [2]string{n.actOwner, n.graph}
+					lk.acts[k] = append(lk.acts[k], int32(len(s.actSlab)))
+					lk.actByIRI[n.iri] = int32(len(s.actSlab))
+					lk.actNode = append(lk.actNode, int32(i))
+				}
+				s.actSlab = append(s.actSlab, *n.act)
+				s.actSlab[len(s.actSlab)-1].slab = int32(len(s.actSlab) - 1)
 			}
-			s.actSlab = append(s.actSlab, *n.act)
-			s.actSlab[len(s.actSlab)-1].slab = int32(len(s.actSlab) - 1)
+			if prev != nil {
+				continue
+			}
+			if n.flags&fPort != 0 {
+				lk.ports[n.iri] = int32(i)
+			}
+			if n.flags&fProp != 0 {
+				lk.props[n.iri] = int32(i)
+			}
+			if n.flags&fLane != 0 {
+				lk.lanes[n.iri] = int32(i)
+			}
 		}
-		if prev != nil {
-			continue
+		if prev == nil {
+			lk.steps = make([]stepTargets, len(s.actSlab))
+			lk.flows = make([]flowOrdinals, c.proc)
+			for _, as := range lk.acts {
+				slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
+			}
 		}
-		if n.flags&fPort != 0 {
-			lk.ports[n.iri] = int32(i)
-		}
-		if n.flags&fProp != 0 {
-			lk.props[n.iri] = int32(i)
-		}
-		if n.flags&fLane != 0 {
-			lk.lanes[n.iri] = int32(i)
-		}
-	}
-	if prev == nil {
-		lk.steps = make([]stepTargets, len(s.actSlab))
-		lk.flows = make([]flowOrdinals, c.proc)
-		for _, as := range lk.acts {
-			slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
-		}
-	}
-	// ports are a Tool's input and output ports, as places in the nodes:
-	// the lookups keep them per Tool.
-	ports := func(t int, m *toolNode) [2][]int32 {
-		if prev != nil {
-			return lk.toolPorts[t]
-		}
-		var ps [2][]int32
-		for k, iris := range [2][]string{m.inputs, m.outpt} {
-			for _, p := range iris {
-				if i, ok := lk.ports[p]; ok {
-					ps[k] = append(ps[k], i)
+		// ports are a Tool's input and output ports, as places in the nodes:
+		// the lookups keep them per Tool.
+		ports := func(t int, m *toolNode) [2][]int32 {
+			if prev != nil {
+				return lk.toolPorts[t]
+			}
+			var ps [2][]int32
+			for k, iris := range [2][]string{m.inputs, m.outpt} {
+				for _, p := range iris {
+					if i, ok := lk.ports[p]; ok {
+						ps[k] = append(ps[k], i)
+					}
 				}
 			}
+			lk.toolPorts = append(lk.toolPorts, ps)
+			return ps
 		}
-		lk.toolPorts = append(lk.toolPorts, ps)
-		return ps
+
+		for i, n := range nodes {
+			switch m := n.main.(type) {
+			case *toolNode:
+				s.toolSlab = append(s.toolSlab, m.tool)
+				t := &s.toolSlab[len(s.toolSlab)-1]
+				t.slab = int32(len(s.toolSlab) - 1)
+				t.Instance, t.Source = place(i, n)
+				ps := ports(len(s.toolSlab)-1, m)
+				t.Inputs, t.Outputs = portsAt(nodes, ps[0]), portsAt(nodes, ps[1])
+				sortPorts(t.Inputs)
+				sortPorts(t.Outputs)
+			case *Process:
+				s.procSlab = append(s.procSlab, *m)
+				p := &s.procSlab[len(s.procSlab)-1]
+				p.slab = int32(len(s.procSlab) - 1)
+				if prev == nil {
+					lk.procNode = append(lk.procNode, int32(i))
+				}
+				p.Instance, p.Source = place(i, n)
+				as := lk.acts[[2]string{p.IRI, n.graph}]
+				if len(as) > 0 {
+					p.Activities = make([]*Activity, len(as))
+				}
+				for i, ai := range as {
+					a := &s.actSlab[ai]
+					p.Activities[i] = a
+					a.Process = p
+					a.ord = int32(i)
+					if li, ok := lk.lanes[a.LaneIRI]; ok {
+						a.Lane = nodes[li].lane
+					}
+				}
+			case *contractNode:
+				c := new(Contract)
+				*c = m.contract
+				c.Properties = map[string]string{}
+				for _, p := range m.props {
+					if i, ok := lk.props[p]; ok {
+						pr := nodes[i].prop
+						c.Properties[pr.name] = pr.jsonType
+					}
+				}
+				s.Contracts[c.IRI] = c
+			}
+		}
 	}
 	var triages []*triageNode
-	for i, n := range nodes {
-		switch m := n.main.(type) {
-		case *Skill:
-			s.skillSlab = append(s.skillSlab, *m)
-			sk := &s.skillSlab[len(s.skillSlab)-1]
-			sk.slab = int32(len(s.skillSlab) - 1)
-			sk.Instance, sk.Source = place(i, n)
-		case *toolNode:
-			s.toolSlab = append(s.toolSlab, m.tool)
-			t := &s.toolSlab[len(s.toolSlab)-1]
-			t.slab = int32(len(s.toolSlab) - 1)
-			t.Instance, t.Source = place(i, n)
-			ps := ports(len(s.toolSlab)-1, m)
-			t.Inputs, t.Outputs = portsAt(nodes, ps[0]), portsAt(nodes, ps[1])
-			sortPorts(t.Inputs)
-			sortPorts(t.Outputs)
-		case *Process:
-			s.procSlab = append(s.procSlab, *m)
-			p := &s.procSlab[len(s.procSlab)-1]
-			p.slab = int32(len(s.procSlab) - 1)
-			if prev == nil {
-				lk.procNode = append(lk.procNode, int32(i))
-			}
-			p.Instance, p.Source = place(i, n)
-			as := lk.acts[[2]string{p.IRI, n.graph}]
-			if len(as) > 0 {
-				p.Activities = make([]*Activity, len(as))
-			}
-			for i, ai := range as {
-				a := &s.actSlab[ai]
-				p.Activities[i] = a
-				a.Process = p
-				a.ord = int32(i)
-				if li, ok := lk.lanes[a.LaneIRI]; ok {
-					a.Lane = nodes[li].lane
+	othersPart := func() {
+		for i, n := range nodes {
+			switch m := n.main.(type) {
+			case *Skill:
+				s.skillSlab = append(s.skillSlab, *m)
+				sk := &s.skillSlab[len(s.skillSlab)-1]
+				sk.slab = int32(len(s.skillSlab) - 1)
+				sk.Instance, sk.Source = place(i, n)
+			case *Bean:
+				s.beanSlab = append(s.beanSlab, *m)
+				b := &s.beanSlab[len(s.beanSlab)-1]
+				b.Instance, b.Source = place(i, n)
+			case *ToolSkill:
+				ts := new(ToolSkill)
+				*ts = *m
+				ts.Instance, ts.Source = place(i, n)
+				s.ToolSkills = append(s.ToolSkills, ts)
+			case *Server:
+				sv := new(Server)
+				*sv = *m
+				sv.Instance, sv.Source = place(i, n)
+				s.Servers = append(s.Servers, sv)
+			case *Finding:
+				f := *m
+				if in, _ := place(i, n); in != nil {
+					f.Instance = in.Name
 				}
+				s.Findings = append(s.Findings, f)
+			case *Script:
+				sc := new(Script)
+				*sc = *m
+				sc.Instance, _ = place(i, n)
+				s.Scripts = append(s.Scripts, sc)
+			case *triageNode:
+				triages = append(triages, m) // applied after skills are indexed, below
 			}
-		case *Bean:
-			s.beanSlab = append(s.beanSlab, *m)
-			b := &s.beanSlab[len(s.beanSlab)-1]
-			b.Instance, b.Source = place(i, n)
-		case *contractNode:
-			c := new(Contract)
-			*c = m.contract
-			c.Properties = map[string]string{}
-			for _, p := range m.props {
-				if i, ok := lk.props[p]; ok {
-					pr := nodes[i].prop
-					c.Properties[pr.name] = pr.jsonType
-				}
-			}
-			s.Contracts[c.IRI] = c
-		case *ToolSkill:
-			ts := new(ToolSkill)
-			*ts = *m
-			ts.Instance, ts.Source = place(i, n)
-			s.ToolSkills = append(s.ToolSkills, ts)
-		case *Server:
-			sv := new(Server)
-			*sv = *m
-			sv.Instance, sv.Source = place(i, n)
-			s.Servers = append(s.Servers, sv)
-		case *Finding:
-			f := *m
-			if in, _ := place(i, n); in != nil {
-				f.Instance = in.Name
-			}
-			s.Findings = append(s.Findings, f)
-		case *Script:
-			sc := new(Script)
-			*sc = *m
-			sc.Instance, _ = place(i, n)
-			s.Scripts = append(s.Scripts, sc)
-		case *triageNode:
-			triages = append(triages, m) // applied after skills are indexed, below
 		}
+	}
+	if prev == nil {
+		toolsPart() // it fills the lookups, which othersPart reads
+		othersPart()
+	} else {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			toolsPart()
+		}()
+		othersPart()
+		<-done
 	}
 	if prev == nil {
 		lk.order(s)
