@@ -2,10 +2,14 @@ package queries
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +18,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
 
@@ -395,4 +400,143 @@ func mustRead(path string) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// reviewRule is a shape-keeping edit: in files ending in ext, the first
+// group of a match of re is replaced by a value of the pool made from the
+// whole corpus (pool nil: another match's group in the same file).
+type reviewRule struct {
+	ext  string
+	re   *regexp.Regexp
+	pool []string
+}
+
+// TestUpdateKeepingShapeAfterRandomEdits: a random sequence of edits that
+// keep every key in its place — steps naming other skills (or none), flows
+// to other tasks, calls to other processes (or none), Tools satisfying
+// other skills, read-only hints flipped, beans under other parents — on a
+// generated corpus, each updated from the previous snapshot (most share
+// its lookups and caches, an Update of an Update of ...) and compared with
+// a rebuild, under every profile too.
+func TestUpdateKeepingShapeAfterRandomEdits(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 60, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	files := corpusFiles(t, root)
+	gather := func(ext string, re *regexp.Regexp, extra ...string) []string {
+		set := map[string]bool{}
+		for _, f := range files {
+			if !strings.HasSuffix(f, ext) {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+				set[m[1]] = true
+			}
+		}
+		for _, x := range extra {
+			set[x] = true
+		}
+		out := make([]string, 0, len(set))
+		for x := range set {
+			out = append(out, x)
+		}
+		sort.Strings(out)
+		return out
+	}
+	skillRef := regexp.MustCompile(`<x:skill ref="([^"]+)"/>`)
+	called := regexp.MustCompile(`calledElement="([^"]+)"`)
+	procID := regexp.MustCompile(`<bpmn:process id="([^"]+)"`)
+	satisfies := regexp.MustCompile(`"satisfies": \[\s*"([^"]+)"`)
+	parent := regexp.MustCompile(`(?m)^parent: (\S+)$`)
+	beanID := regexp.MustCompile(`(?m)^# (\S+)$`)
+	rules := []reviewRule{
+		{".bpmn", skillRef, gather(".bpmn", skillRef, "no-such-skill")},
+		{".bpmn", regexp.MustCompile(`targetRef="(Task_\d+)"`), nil},
+		{".bpmn", called, append(gather(".bpmn", procID, "Process_Nowhere"), gather(".bpmn", called)...)},
+		{".json", satisfies, append(gather(".bpmn", skillRef), "no-such-skill")},
+		{".json", regexp.MustCompile(`"readOnly(?:Hint)?": (true|false)`), []string{"true", "false"}},
+		{".md", parent, gather(".md", beanID, "syn-none")},
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Build(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(14, 2))
+	sharedSteps := 0
+	const steps = 30
+	for step := 0; step < steps; {
+		f := files[rng.IntN(len(files))]
+		r := rules[rng.IntN(len(rules))]
+		if !strings.HasSuffix(f, r.ext) {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := r.re.FindAllStringSubmatchIndex(string(b), -1)
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[rng.IntN(len(ms))]
+		pool := r.pool
+		if pool == nil {
+			for _, o := range ms {
+				pool = append(pool, string(b[o[2]:o[3]]))
+			}
+		}
+		to := pool[rng.IntN(len(pool))]
+		if to == string(b[m[2]:m[3]]) {
+			continue
+		}
+		op := fmt.Sprintf("step %d: %s: %q → %q", step, strings.TrimPrefix(f, root), b[m[2]:m[3]], to)
+		step++
+		out := string(b[:m[2]]) + to + string(b[m[3]:])
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := cur
+		cur = prev.Update(res.Changes, res.Version)
+		if cur.lk == prev.lk {
+			sharedSteps++
+		}
+		rebuilt, err := Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareSnapshots(t, op, cur, rebuilt)
+		for _, name := range rebuilt.ProfileNames() {
+			a, errA := cur.WithProfile(name)
+			b, errB := rebuilt.WithProfile(name)
+			if errA != nil || errB != nil {
+				t.Fatalf("%s: profile %s: %v, %v", op, name, errA, errB)
+			}
+			compareSnapshots(t, op+" under "+name, a, b)
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	t.Logf("%d of %d edits shared the lookups", sharedSteps, steps)
+	if sharedSteps < steps/2 {
+		t.Errorf("%d of %d edits shared the lookups: the test would not test the caches", sharedSteps, steps)
+	}
 }
