@@ -48,7 +48,7 @@ func workflowType(processType, stepType, skillType *graphql.Object) *graphql.Obj
 			}
 			return *w.FirstGap
 		}),
-		"steps": field[*queries.Workflow](list(wstep), "in sequence-flow order, called processes in place", func(w *queries.Workflow) any { return w.Steps }),
+		"steps": field[*queries.Workflow](list(wstep), "in sequence-flow order, called processes in place", func(w *queries.Workflow) any { return w.Steps() }),
 	}})
 }
 

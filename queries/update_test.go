@@ -38,7 +38,7 @@ func answers(s *Snapshot) map[string]any {
 	var wf []string
 	for _, w := range s.Workflows {
 		line := fmt.Sprintf("%s %d/%d/%d", w.Process.Key(), w.Performed, w.Manual, w.Gap)
-		for _, st := range w.Steps {
+		for _, st := range w.Steps() {
 			line += " " + st.Step.Key() + "=" + st.SkillRef + ":" + st.State
 		}
 		if w.FirstGap != nil {
@@ -371,7 +371,7 @@ func TestWorkflowsEqualNaiveWalk(t *testing.T) {
 		for _, w := range s.Workflows {
 			steps += w.Total()
 			var got []string
-			for _, st := range w.Steps {
+			for _, st := range w.Steps() {
 				got = append(got, st.Step.Key()+"="+st.SkillRef)
 			}
 			if want := naiveWorkflow(s, w.Process); !reflect.DeepEqual(got, want) {

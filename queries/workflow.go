@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Step states of workflow coverage (SPEC §5.5).
@@ -26,22 +27,45 @@ type WorkflowStep struct {
 // it calls (each callee counted once, cycles cut).
 type Workflow struct {
 	Process   *Process
-	Steps     []WorkflowStep // in sequence-flow order, callees in place
 	Performed int
 	Manual    int
 	Gap       int
 	FirstGap  *WorkflowStep
+
+	// Its steps are the segments walk.list[lo:hi], joined when first asked
+	// for: a root's walk copied out for every workflow was most of the
+	// analysis's allocations at 10k skills, and few requests read steps.
+	walk   *workflowWalk
+	lo, hi int32
+	total  int
+	once   sync.Once
+	steps  []WorkflowStep
+}
+
+// Steps are the skill-naming steps in sequence-flow order, callees in
+// place. Read-only: they are shared.
+func (w *Workflow) Steps() []WorkflowStep {
+	w.once.Do(func() {
+		if w.total == 0 {
+			return
+		}
+		w.steps = make([]WorkflowStep, 0, w.total)
+		for _, r := range w.walk.list[w.lo:w.hi] {
+			w.steps = append(w.steps, w.walk.segs[r.proc][r.seg].steps...)
+		}
+	})
+	return w.steps
 }
 
 // Total is the number of skill-naming steps.
-func (w *Workflow) Total() int { return len(w.Steps) }
+func (w *Workflow) Total() int { return w.total }
 
 // Ratio is performed / skill-naming steps; 1 for a process naming none.
 func (w *Workflow) Ratio() float64 {
-	if len(w.Steps) == 0 {
+	if w.total == 0 {
 		return 1
 	}
-	return float64(w.Performed) / float64(len(w.Steps))
+	return float64(w.Performed) / float64(w.total)
 }
 
 // performedBy reports whether a reachable, valid Tool performs the skill.
@@ -115,11 +139,23 @@ func flowOrder(p *Process, byIRI func(string) *Activity) []*Activity {
 	return order
 }
 
-// workflowSegment is one activity's own skill-naming steps and the process
-// it calls, in the order a workflow walk visits them.
+// workflowSegment is a run of a process's skill-naming steps and the
+// process called after them (nil at the end), in the order a workflow walk
+// visits them.
 type workflowSegment struct {
 	steps []WorkflowStep
 	calls *Process
+}
+
+// segRef is a segment of one walk: the process's place and the segment's.
+type segRef struct{ proc, seg int32 }
+
+// workflowWalk is one walk from a root: the segments in the order it
+// visits them. The workflows of the root and of the callees walked whole
+// within it are ranges of it.
+type workflowWalk struct {
+	segs [][]workflowSegment // every process's segments
+	list []segRef
 }
 
 // flowOf is flowOrder(p): kept by the lookups when they are this
@@ -155,60 +191,55 @@ type flowOrdinals struct {
 	ords []int32
 }
 
-// workflowPlan is every process's workflow but the steps' states: each
-// process's skill-naming steps in flow order, callees in place. It is
-// made while reachability (which the states need) runs.
+// workflowPlan is every process's workflow but the steps' states and the
+// counts they give. It is made while reachability (which the states need)
+// runs.
 type workflowPlan struct {
-	ws     []*Workflow      // of s.Processes[i], steps without their states yet
-	arrays [][]WorkflowStep // every array the workflows' steps are in, each once
+	ws     []*Workflow      // of s.Processes[i]
+	walks  []*workflowWalk  // every walk, each once
+	arrays [][]WorkflowStep // every process's steps, which the segments are parts of
 }
 
-// planWorkflows orders and segments every process's steps and walks them
-// (SPEC §5.5). Each process's segments are resolved once: a step's state
-// depends on the step and its skill only, not on which root's walk reaches
-// it, so a process called from many roots is not resolved again per root.
+// planWorkflows orders every process's steps, cuts them at its calls and
+// walks them from each process (SPEC §5.5). Each process's segments are
+// resolved once: a step's state depends on the step and its skill only,
+// not on which root's walk reaches it, so a process called from many roots
+// is not resolved again per root.
 func (s *Snapshot) planWorkflows() *workflowPlan {
-	procIdx := make(map[*Process]int, len(s.Processes))
+	n := len(s.Processes)
+	procIdx := make(map[*Process]int32, n)
 	for i, p := range s.Processes {
-		procIdx[p] = i
+		procIdx[p] = int32(i)
 	}
-	segs := make([][]workflowSegment, len(s.Processes))
-	own := make([][]WorkflowStep, len(s.Processes)) // all own steps, for a process calling nothing
+	segs := make([][]workflowSegment, n)
 	plan := &workflowPlan{}
-	var bounds [][2]int // each segment's steps in the process's slice
 	for i, p := range s.Processes {
-		// One slice of steps per process; its segments are parts of it
-		// (a process calling nothing has it as its workflow).
+		// One slice of steps per process; each segment is the run of it
+		// up to a call, or to the end.
 		var steps []WorkflowStep
-		bounds = bounds[:0]
-		callsAny := false
+		var cuts []int // where each call's segment ends
+		var calls []*Process
 		for _, a := range s.flowOf(p) {
-			lo := len(steps)
-			step := func(name string, sk *Skill) {
-				steps = append(steps, WorkflowStep{Step: a, SkillRef: name, Skill: sk})
-			}
 			// The refs of stepRefs, without a slice per activity.
 			for k := range a.SkillIRI {
-				step(a.skillNames[k], a.named[k])
+				steps = append(steps, WorkflowStep{Step: a, SkillRef: a.skillNames[k], Skill: a.named[k]})
 			}
 			if len(a.SkillIRI) == 0 {
 				for _, sk := range a.Skills { // implicit Camunda refs that resolved
-					step(sk.ID, sk)
+					steps = append(steps, WorkflowStep{Step: a, SkillRef: sk.ID, Skill: sk})
 				}
 			}
-			callsAny = callsAny || a.Calls != nil
-			if len(steps) > lo || a.Calls != nil {
-				segs[i] = append(segs[i], workflowSegment{calls: a.Calls})
-				bounds = append(bounds, [2]int{lo, len(steps)})
+			if a.Calls != nil {
+				cuts, calls = append(cuts, len(steps)), append(calls, a.Calls)
 			}
 		}
-		for k, b := range bounds {
-			if b[1] > b[0] {
-				segs[i][k].steps = steps[b[0]:b[1]:b[1]]
-			}
+		lo := 0
+		for k, c := range cuts {
+			segs[i] = append(segs[i], workflowSegment{steps: steps[lo:c:c], calls: calls[k]})
+			lo = c
 		}
-		if !callsAny {
-			own[i] = steps
+		if lo < len(steps) || len(cuts) == 0 {
+			segs[i] = append(segs[i], workflowSegment{steps: steps[lo:len(steps):len(steps)]})
 		}
 		if len(steps) > 0 {
 			plan.arrays = append(plan.arrays, steps)
@@ -218,10 +249,8 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 	// caller's walk, a callee's part is exactly the callee's own workflow
 	// when nothing of it was skipped for having been visited before the
 	// callee was entered: then the callee's workflow is that part of the
-	// caller's steps, shared (read-only) rather than walked and copied
-	// again. Processes nothing calls are walked first, so most workflows
-	// are parts of theirs.
-	n := len(s.Processes)
+	// caller's walk rather than a walk of its own. Processes nothing calls
+	// are walked first, so most workflows are parts of theirs.
 	ws := make([]*Workflow, n)
 	isCalled := make([]bool, n)
 	for i := range segs {
@@ -249,68 +278,50 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 		if ws[i] != nil {
 			continue
 		}
-		if own[i] != nil || len(segs[i]) == 0 {
-			// Calling nothing: the workflow is the process's own steps.
-			ws[i] = &Workflow{Process: s.Processes[i], Steps: own[i][:len(own[i]):len(own[i])]}
-			continue
-		}
-		// The first walk counts the steps, so the second fills one slice
-		// that never moves (the parts handed to callees point into it).
 		stamp++
-		total := 0
-		var count func(q int)
-		count = func(q int) {
-			visited[q] = stamp
-			for _, sg := range segs[q] {
-				total += len(sg.steps)
-				if c := sg.calls; c != nil && visited[procIdx[c]] != stamp {
-					count(procIdx[c])
-				}
-			}
-		}
-		count(i)
-		stamp++
-		steps := make([]WorkflowStep, 0, total)
-		if total > 0 {
-			plan.arrays = append(plan.arrays, steps[:total])
-		}
+		walk := &workflowWalk{segs: segs}
+		plan.walks = append(plan.walks, walk)
 		entered := 0
-		// fill walks q and returns the smallest entry place of a process
+		// visit walks q and returns the smallest entry place of a process
 		// it skipped (a callee counts once; cycles are cut).
-		var fill func(q int) int
-		fill = func(q int) int {
+		var visit func(q int) int
+		visit = func(q int) int {
 			visited[q], entry[q] = stamp, entered
 			entered++
-			start, lo := len(steps), math.MaxInt
-			for _, sg := range segs[q] {
-				steps = append(steps, sg.steps...)
+			start, lo := len(walk.list), math.MaxInt
+			for k, sg := range segs[q] {
+				walk.list = append(walk.list, segRef{int32(q), int32(k)})
 				if sg.calls == nil {
 					continue
 				}
 				if c := procIdx[sg.calls]; visited[c] == stamp {
 					lo = min(lo, entry[c])
 				} else {
-					lo = min(lo, fill(c))
+					lo = min(lo, visit(int(c)))
 				}
 			}
 			if ws[q] == nil && lo >= entry[q] {
-				var part []WorkflowStep
-				if len(steps) > start {
-					part = steps[start:len(steps):len(steps)]
-				}
-				ws[q] = &Workflow{Process: s.Processes[q], Steps: part}
+				ws[q] = &Workflow{Process: s.Processes[q], walk: walk, lo: int32(start), hi: int32(len(walk.list))}
 			}
 			return lo
 		}
-		fill(i)
+		visit(i)
 	}
 	plan.ws = ws
 	return plan
 }
 
+// segCount is what one segment's steps add to a workflow's counts.
+type segCount struct {
+	performed, manual, gap int32
+	firstGap               int32 // its first gap step, -1 for none
+}
+
 // workflows computes each process's workflow coverage from its plan, once
 // reachability is known: a step is performed when a reachable, valid Tool
-// performs its skill (SPEC §5.5).
+// performs its skill (SPEC §5.5). Each workflow's counts are differences
+// of its walk's running counts, and its first gap the walk's next gap
+// from where it starts.
 func (s *Snapshot) workflows(plan *workflowPlan) {
 	for _, steps := range plan.arrays {
 		for k := range steps {
@@ -325,21 +336,62 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 			}
 		}
 	}
-	ws, n := plan.ws, len(plan.ws)
-	out := make([]*Workflow, 0, n)
-	for _, w := range ws {
-		for k := range w.Steps {
-			switch w.Steps[k].State {
-			case StatePerformed:
-				w.Performed++
-			case StateManual:
-				w.Manual++
-			default:
-				w.Gap++
-				if w.FirstGap == nil {
-					w.FirstGap = &w.Steps[k]
+	if len(plan.walks) == 0 {
+		s.Workflows = []*Workflow{}
+		return
+	}
+	segs := plan.walks[0].segs
+	counts := make([][]segCount, len(segs))
+	for q, ss := range segs {
+		counts[q] = make([]segCount, len(ss))
+		for k, sg := range ss {
+			c := segCount{firstGap: -1}
+			for j := range sg.steps {
+				switch sg.steps[j].State {
+				case StatePerformed:
+					c.performed++
+				case StateManual:
+					c.manual++
+				default:
+					if c.gap == 0 {
+						c.firstGap = int32(j)
+					}
+					c.gap++
 				}
 			}
+			counts[q][k] = c
+		}
+	}
+	// Per walk: running counts before each of its segments, and the next
+	// segment from each place on that holds a gap.
+	type running struct{ performed, manual, gap, total int }
+	prefix := map[*workflowWalk][]running{}
+	nextGap := map[*workflowWalk][]int32{}
+	for _, walk := range plan.walks {
+		pre := make([]running, len(walk.list)+1)
+		next := make([]int32, len(walk.list)+1)
+		next[len(walk.list)] = -1
+		for k, r := range walk.list {
+			c, p := counts[r.proc][r.seg], pre[k]
+			pre[k+1] = running{p.performed + int(c.performed), p.manual + int(c.manual), p.gap + int(c.gap),
+				p.total + len(segs[r.proc][r.seg].steps)}
+		}
+		for k := len(walk.list) - 1; k >= 0; k-- {
+			next[k] = next[k+1]
+			if r := walk.list[k]; counts[r.proc][r.seg].gap > 0 {
+				next[k] = int32(k)
+			}
+		}
+		prefix[walk], nextGap[walk] = pre, next
+	}
+	out := make([]*Workflow, 0, len(plan.ws))
+	for _, w := range plan.ws {
+		pre, next := prefix[w.walk], nextGap[w.walk]
+		a, b := pre[w.lo], pre[w.hi]
+		w.Performed, w.Manual, w.Gap, w.total = b.performed-a.performed, b.manual-a.manual, b.gap-a.gap, b.total-a.total
+		if g := next[w.lo]; g >= 0 && g < w.hi {
+			r := w.walk.list[g]
+			w.FirstGap = &segs[r.proc][r.seg].steps[counts[r.proc][r.seg].firstGap]
 		}
 		out = append(out, w)
 	}

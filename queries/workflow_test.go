@@ -72,7 +72,7 @@ func TestWorkflowCoverage(t *testing.T) {
 	// Sub's fetch via the call (performed, counted once though Sub calls
 	// Main back), ship (performed).
 	var got []string
-	for _, st := range w.Steps {
+	for _, st := range w.Steps() {
 		got = append(got, st.Step.ID+"="+st.State)
 	}
 	if strings.Join(got, " ") != "Fetch=performed Approve=manual Check=performed Ship=performed" {

@@ -59,7 +59,7 @@ func workflowsJSON(s *queries.Snapshot) map[string]any {
 	var ws []any
 	for _, w := range s.Workflows {
 		var steps []any
-		for _, st := range w.Steps {
+		for _, st := range w.Steps() {
 			steps = append(steps, map[string]any{"step": st.Step.Key(), "skill": st.SkillRef, "state": st.State})
 		}
 		m := map[string]any{"process": w.Process.ID, "ratio": w.Ratio(), "total": w.Total(), "performed": w.Performed,
