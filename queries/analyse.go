@@ -8,9 +8,9 @@ import (
 
 // analyse resolves references and runs every analysis, in dependency
 // order, on two goroutines where the order allows (an Update under --watch
-// waits for all of it): coverage, reachability and programs on one; the
-// checks, the workflow plan, gating and (once coverage is known)
-// alternatives on the other; then the workflow states, which need both. Each analysis writes its
+// waits for all of it): coverage and reachability on one; the checks, the
+// workflow plan, gating and (once coverage is known) alternatives and
+// programs on the other; then the workflow states, which need both. Each analysis writes its
 // own fields of the entities and its own findings; the findings are
 // joined in one fixed order, so the answers do not depend on the schedule.
 func (s *Snapshot) analyse() {
@@ -33,15 +33,15 @@ func (s *Snapshot) analyse() {
 		s.gating(&gate)
 		<-covered
 		s.alternatives(&alt)
-		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt} {
+		s.programs(&progs)
+		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt, progs} {
 			fs.sort()
 		}
 	}()
 	s.coverage(&cov)
 	close(covered)
 	s.reachability(&reach)
-	s.programs(&progs)
-	for _, fs := range []findings{cov, reach, progs} {
+	for _, fs := range []findings{cov, reach} {
 		fs.sort()
 	}
 	<-done
