@@ -113,8 +113,8 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 		return s.instByDoc[docOf(n.iri)], nil
 	}
-	// The entities in two parts, Tools, processes and contracts (with the
-	// activities and ports they need) and all the others: an Update that
+	// The entities in two parts, Tools and processes (with the activities
+	// and ports they need) and all the others: an Update that
 	// shares the lookups writes nothing shared, so it links both at once.
 	toolsPart := func() {
 		if prev == nil {
@@ -150,6 +150,7 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 		if prev == nil {
 			lk.steps = make([]stepTargets, len(s.actSlab))
+			lk.actLane = make([]int32, len(s.actSlab))
 			lk.flows = make([]flowOrdinals, c.proc)
 			for _, as := range lk.acts {
 				slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
@@ -201,10 +202,23 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 					p.Activities[i] = a
 					a.Process = p
 					a.ord = int32(i)
-					if li, ok := lk.lanes[a.LaneIRI]; ok {
+					if prev == nil {
+						lk.actLane[ai] = -1
+						if li, ok := lk.lanes[a.LaneIRI]; ok {
+							lk.actLane[ai] = li
+						}
+					}
+					if li := lk.actLane[ai]; li >= 0 {
 						a.Lane = nodes[li].lane
 					}
 				}
+			}
+		}
+	}
+	var triages []*triageNode
+	othersPart := func() {
+		for i, n := range nodes {
+			switch m := n.main.(type) {
 			case *contractNode:
 				c := new(Contract)
 				*c = m.contract
@@ -216,13 +230,6 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 					}
 				}
 				s.Contracts[c.IRI] = c
-			}
-		}
-	}
-	var triages []*triageNode
-	othersPart := func() {
-		for i, n := range nodes {
-			switch m := n.main.(type) {
 			case *Skill:
 				s.skillSlab = append(s.skillSlab, *m)
 				sk := &s.skillSlab[len(s.skillSlab)-1]

@@ -73,6 +73,7 @@ type lookups struct {
 	actNode  []int32        // each activity's place in the nodes
 	steps    []stepTargets  // each activity's, resolved by the lookups' own snapshot
 	procNode []int32        // each process's place in the nodes
+	actLane  []int32        // each activity's lane node, -1 for none
 	flows    []flowOrdinals // each process's flow order, by the lookups' own snapshot
 }
 
