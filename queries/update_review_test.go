@@ -345,6 +345,31 @@ func reviewCases() []reviewCase {
 			},
 		},
 		{
+			// Camunda topics name a skill only when one of that id exists;
+			// a sub-process's tasks are steps of the process too.
+			name: "implicit refs and sub-processes",
+			files: map[string]string{
+				"harness.json":  strings.Replace(reviewLib, `"name": "lib"`, `"name": "cam"`, 1),
+				"skills/one.md": reviewSkill("one"),
+				"skills/two.md": reviewSkill("two"),
+				"tools/t.json":  reviewTool("t", `"two"`, "true", "x"),
+				"processes/c.bpmn": `<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" xmlns:x="https://x.example/ns#">` +
+					`<process id="Cam"><startEvent id="S"/>` +
+					`<serviceTask id="A" camunda:topic="one"/>` +
+					`<subProcess id="Sub"><serviceTask id="B" camunda:topic="nothing"/><userTask id="U"><extensionElements><x:skill ref="two"/></extensionElements></userTask>` +
+					`<sequenceFlow id="F3" sourceRef="B" targetRef="U"/></subProcess>` +
+					`<sequenceFlow id="F1" sourceRef="S" targetRef="A"/><sequenceFlow id="F2" sourceRef="A" targetRef="Sub"/></process></definitions>`,
+			},
+			steps: []reviewStep{
+				{name: "topic names the other skill", ops: []reviewOp{{file: "processes/c.bpmn", old: `camunda:topic="one"`, new: `camunda:topic="two"`}}, shared: 1},
+				{name: "sub-process topic names a skill", ops: []reviewOp{{file: "processes/c.bpmn", old: `camunda:topic="nothing"`, new: `camunda:topic="one"`}}, shared: 1},
+				{name: "a skill of the topic's name appears", ops: []reviewOp{{file: "processes/c.bpmn", old: `camunda:topic="one"`, new: `camunda:topic="three"`}, {file: "skills/three.md", new: reviewSkill("three")}}, shared: -1},
+				{name: "sub-process flow reversed", ops: []reviewOp{{file: "processes/c.bpmn", old: `sourceRef="B" targetRef="U"`, new: `sourceRef="U" targetRef="B"`}}, shared: 1},
+				{name: "the topic's skill renamed away", ops: []reviewOp{{file: "skills/three.md", del: true}, {file: "skills/four.md", new: reviewSkill("four")}}, shared: -1},
+				{name: "the Tool satisfies the topic's skill", ops: []reviewOp{{file: "tools/t.json", old: `"satisfies": ["two"]`, new: `"satisfies": ["four"]`}}, shared: 1},
+			},
+		},
+		{
 			// Two files define process P: the activities' IRIs are minted by
 			// both, the last (b) answers activityOf; a's process node stays
 			// while b's activities change, and the other way round.
