@@ -59,7 +59,7 @@ const reviewTriageGraph = "urn:skillgraph:review-triage"
 // where the shape allows, an Update of an Update of an Update) answers
 // like one rebuilt from the store, under every exposure profile too;
 // the previous snapshot, read (and viewed under a profile) while the next
-// one is computed, is left alone.
+// one is computed, twice at once, is left alone.
 func TestUpdateReviewEqualsBuild(t *testing.T) {
 	for _, tc := range reviewCases() {
 		t.Run(tc.name, func(t *testing.T) { runReview(t, tc) })
@@ -130,8 +130,11 @@ func runReview(t *testing.T, tc reviewCase) {
 			}
 			again = answers(prev)
 		})
+		var twin *Snapshot
+		wg.Go(func() { twin = prev.Update(changes, version) }) // another Update of it at once (they share its lookups)
 		cur = prev.Update(changes, version)
 		wg.Wait()
+		compareSnapshots(t, step.name+" (two Updates at once)", twin, cur)
 		if !reflect.DeepEqual(want, again) {
 			t.Fatalf("step %d (%s): Update changed the previous snapshot", i, step.name)
 		}
