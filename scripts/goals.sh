@@ -98,6 +98,11 @@ for step in $STEPS; do
 		"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/watch.log" 2>&1 &
 		pid=$!
 		ready "$pid" durable
+		# The start's own ingest of the corpus (the previous row's watchlat
+		# restored its file, so one graph changed) runs after the store's
+		# snapshot is served: an edit made meanwhile waits for it and would
+		# time that ingest, not the watch. Wait for its commit (at most 20 s).
+		for _ in $(seq 400); do grep -q 'msg="ingest committed"' "$WORK/watch.log" && break; sleep 0.05; done
 		file=$(grep -rl '^description: ' "$CORPUS/skills" | sort | awk 'NR == 1') # awk reads it all: no SIGPIPE under pipefail
 		l=$(load)
 		res=$("$WORK/watchlat" -url "$URL/graphql" -file "$file" -n 10 | tail -1)
