@@ -150,7 +150,6 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 		}
 		if prev == nil {
 			lk.steps = make([]stepTargets, len(s.actSlab))
-			lk.actLane = make([]int32, len(s.actSlab))
 			lk.flows = make([]flowOrdinals, c.proc)
 			for _, as := range lk.acts {
 				slices.SortStableFunc(as, func(a, b int32) int { return cmp.Compare(s.actSlab[a].Position, s.actSlab[b].Position) })
@@ -202,13 +201,9 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 					p.Activities[i] = a
 					a.Process = p
 					a.ord = int32(i)
-					if prev == nil {
-						lk.actLane[ai] = -1
-						if li, ok := lk.lanes[a.LaneIRI]; ok {
-							lk.actLane[ai] = li
-						}
-					}
-					if li := lk.actLane[ai]; li >= 0 {
+					// Looked up each time: the lane an activity names is what its
+					// node says, not part of the shape.
+					if li, ok := lk.lanes[a.LaneIRI]; ok {
 						a.Lane = nodes[li].lane
 					}
 				}

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -73,7 +74,6 @@ type lookups struct {
 	actNode  []int32        // each activity's place in the nodes
 	steps    []stepTargets  // each activity's, resolved by the lookups' own snapshot
 	procNode []int32        // each process's place in the nodes
-	actLane  []int32        // each activity's lane node, -1 for none
 	flows    []flowOrdinals // each process's flow order, by the lookups' own snapshot
 }
 
@@ -221,7 +221,8 @@ func sameKeys(a, b *node) bool {
 		return ok && x.ID == y.ID && x.Package == y.Package
 	case *toolNode:
 		y, ok := b.main.(*toolNode)
-		return ok && x.tool.ID == y.tool.ID
+		// The port IRIs too: the lookups keep each Tool's ports.
+		return ok && x.tool.ID == y.tool.ID && slices.Equal(x.inputs, y.inputs) && slices.Equal(x.outpt, y.outpt)
 	case *Process:
 		y, ok := b.main.(*Process)
 		return ok && x.ID == y.ID && x.Stem == y.Stem

@@ -338,6 +338,7 @@ func reviewCases() []reviewCase {
 					then: []reviewOp{{file: "processes/search-index.bpmn", old: "", new: mustRead("../examples/harness/processes/search-index.bpmn")}}, shared: 1},
 				{name: "process file emptied", ops: []reviewOp{{file: "processes/review-loop.bpmn", old: "", new: ""}}, shared: -1},
 				{name: "process file back", ops: []reviewOp{{file: "processes/review-loop.bpmn", old: "", new: mustRead("../examples/harness/processes/review-loop.bpmn")}}, shared: -1},
+				{name: "step moved to another lane", ops: []reviewOp{{file: "processes/publish-release.bpmn", old: "<bpmn:flowNodeRef>Task_Announce</bpmn:flowNodeRef>\n", new: ""}, {file: "processes/publish-release.bpmn", old: "<bpmn:flowNodeRef>Task_Publish</bpmn:flowNodeRef>", new: "<bpmn:flowNodeRef>Task_Publish</bpmn:flowNodeRef><bpmn:flowNodeRef>Task_Announce</bpmn:flowNodeRef>"}}, shared: 1},
 				{name: "contract property retyped", ops: []reviewOp{{file: "schemas/skills/fact-check/input.schema.json", old: `"claim": {"type": "string"}`, new: `"claim": {"type": "integer"}`}}, shared: 1},
 				{name: "tool skill triggered by another tool", ops: []reviewOp{{file: "skills/tool-skills/deploy.md", old: "- tool: netlify-deploy", new: "- tool: s3-sync"}}, shared: 1},
 				{name: "tool skill no longer required", ops: []reviewOp{{file: "skills/tool-skills/deploy.md", old: "required: true", new: "required: false"}}, shared: 1},
