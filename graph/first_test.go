@@ -63,6 +63,19 @@ func TestFirstWriterMatchesApply(t *testing.T) {
 			if w.Steps() == 0 {
 				t.Fatal("nothing was committed while the changes were handed over")
 			}
+			// The checkpoint blocks went with the steps (not held to the
+			// end), unserved: no stamp yet, version 0.
+			tx, err := s.kv.Tx(ctx, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored, ok := kvBlocks(ctx, tx)
+			stamp := kvStamp(ctx, tx)
+			tx.Close()
+			if !ok || len(stored) == 0 || stamp != -1 {
+				w.Abort() // else the store's Close waits for it
+				t.Fatalf("before Commit: %d checkpoint blocks stored (ok %t), stamp %d; want some, no stamp", len(stored), ok, stamp)
+			}
 			if v, err := w.Commit(ctx); err != nil || v != 1 {
 				t.Fatalf("Commit: version %d, %v", v, err)
 			}

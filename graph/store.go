@@ -577,6 +577,17 @@ func (s *Store) writeBatches(ctx context.Context, dels, adds []graph.Delta) erro
 	return nil
 }
 
+// anyBlockLocked reports whether a bbolt store holds any checkpoint block.
+func (s *Store) anyBlockLocked(ctx context.Context) bool {
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		return true // unknown: not the first write's to take
+	}
+	defer tx.Close()
+	blocks, ok := kvBlocks(ctx, tx)
+	return !ok || len(blocks) > 0
+}
+
 // anyQuadLocked reports whether the store holds any quad at all.
 func (s *Store) anyQuadLocked(ctx context.Context) bool {
 	it := s.qs.QuadsAllIterator().Iterate()
@@ -594,7 +605,7 @@ func (s *Store) writeCold(ctx context.Context, dels, adds []graph.Delta) ([]grap
 	for _, part := range []*[]graph.Delta{&dels, &adds} {
 		for len(*part) > coldCommit {
 			chunk := (*part)[:coldCommit]
-			if err := s.commitChunk(ctx, chunk, part == &dels); err != nil {
+			if err := s.commitChunk(ctx, chunk, part == &dels, nil); err != nil {
 				return nil, nil, err
 			}
 			*part = (*part)[coldCommit:]
@@ -605,8 +616,9 @@ func (s *Store) writeCold(ctx context.Context, dels, adds []graph.Delta) ([]grap
 }
 
 // commitChunk writes deltas (all deletes or all adds) in a bbolt
-// transaction of their own.
-func (s *Store) commitChunk(ctx context.Context, deltas []graph.Delta, isDel bool) (err error) {
+// transaction of their own, with blocks (checkpoint blocks of a first
+// write, see FirstWriter.step).
+func (s *Store) commitChunk(ctx context.Context, deltas []graph.Delta, isDel bool, blocks []block) (err error) {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
@@ -625,6 +637,14 @@ func (s *Store) commitChunk(ctx context.Context, deltas []graph.Delta, isDel boo
 	}
 	if err != nil {
 		return fmt.Errorf("write graphs: %w", err)
+	}
+	if len(blocks) > 0 {
+		tx, _ := s.kv.Tx(ctx, true) // the step's transaction
+		for _, b := range blocks {
+			if err = tx.Put(ctx, ckptKey([]byte(b.label)), b.data); err != nil {
+				return fmt.Errorf("write checkpoint: %w", err)
+			}
+		}
 	}
 	return s.kv.commit(ctx)
 }
@@ -657,16 +677,16 @@ func (s *Store) writeKV(ctx context.Context, old, next int64, dels, adds []graph
 	if err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}
-	return s.finishKV(ctx, old, next, dels, adds, changeStamps(changes), blocks, leftovers)
+	return s.finishKV(ctx, old, next, dels, adds, changeStamps(changes), blocks, 0, leftovers)
 }
 
 // finishKV is the last transaction of an ingest into bbolt: the deltas
 // left, the stamps, the checkpoint and so the version bump, committed
 // together or not at all. stamps are the changed graphs' stamps (nil:
-// deleted), blocks their checkpoint blocks (see writeCheckpointKV).
-// leftovers says the store held quads at version 0 before the ingest (see
-// writeKV).
-func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, stamps map[string][]byte, blocks []block, leftovers bool) (err error) {
+// deleted), blocks their checkpoint blocks and own the number of blocks
+// this ingest's steps wrote already (see writeCheckpointKV). leftovers
+// says the store held quads at version 0 before the ingest (see writeKV).
+func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, stamps map[string][]byte, blocks []block, own int, leftovers bool) (err error) {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
@@ -688,7 +708,7 @@ func (s *Store) finishKV(ctx context.Context, old, next int64, dels, adds []grap
 	if err := putStamps(ctx, tx, stamps); err != nil {
 		return fmt.Errorf("write stamps: %w", err)
 	}
-	if err := s.writeCheckpointKV(ctx, old, next, blocks, leftovers); err != nil {
+	if err := s.writeCheckpointKV(ctx, old, next, blocks, own, leftovers); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
