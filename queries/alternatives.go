@@ -60,7 +60,15 @@ func (s *Snapshot) alternatives(out *findings) {
 				sigs = append(sigs, sig)
 			}
 		}
-		sort.Slice(sigs, func(i, j int) bool { return bySig[sigs[i]][0].ID < bySig[sigs[j]][0].ID })
+		// By first Tool id, then the signature: a Tool id defined twice
+		// (tool-duplicate-id) can head two groups, and map order must not
+		// decide which comes first.
+		sort.Slice(sigs, func(i, j int) bool {
+			if a, b := bySig[sigs[i]][0].ID, bySig[sigs[j]][0].ID; a != b {
+				return a < b
+			}
+			return sigs[i] < sigs[j]
+		})
 		for _, sig := range sigs {
 			ts := uniqueTools(bySig[sig])
 			if len(ts) < 2 {
@@ -86,7 +94,7 @@ func (s *Snapshot) alternatives(out *findings) {
 		for o := range alt[t] {
 			t.Alternatives = append(t.Alternatives, o)
 		}
-		sort.Slice(t.Alternatives, func(i, j int) bool { return t.Alternatives[i].ID < t.Alternatives[j].ID })
+		sort.Slice(t.Alternatives, func(i, j int) bool { return toolBefore(t.Alternatives[i], t.Alternatives[j]) })
 		if len(t.Alternatives) > 0 && !t.HasSelection() {
 			a.MissingSelection = append(a.MissingSelection, t)
 			out.add(s.finding(record.CodeAlternativeWithoutSelection, t.Source, t.Line, t.IRI,
@@ -95,6 +103,18 @@ func (s *Snapshot) alternatives(out *findings) {
 		}
 	}
 	s.Alternatives = a
+}
+
+// toolBefore orders Tools by id, then (one id defined twice) by file and
+// line, so that the order never depends on a map's.
+func toolBefore(a, b *Tool) bool {
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	if fa, fb := fileOf(a.Source), fileOf(b.Source); fa != fb {
+		return fa < fb
+	}
+	return a.Line < b.Line
 }
 
 // uniqueTools dedupes by id: a tool id defined twice (tool-duplicate-id)

@@ -34,10 +34,23 @@ type raw struct {
 }
 
 func (r *raw) str(p string) string {
-	for _, v := range r.props[p] {
-		return valueString(v)
+	vs := r.props[p]
+	switch len(vs) {
+	case 0:
+		return ""
+	case 1:
+		return valueString(vs[0])
 	}
-	return ""
+	// Two values of one property (a file minting one IRI twice, such as
+	// two BPMN tasks of one id): the smallest, so that the store's order
+	// (Build) and a change's (Update) give one answer.
+	m := valueString(vs[0])
+	for _, v := range vs[1:] {
+		if s := valueString(v); s < m {
+			m = s
+		}
+	}
+	return m
 }
 
 func (r *raw) strs(p string) []string {
