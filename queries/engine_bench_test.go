@@ -24,6 +24,7 @@ type engineFixture struct {
 	raws    []*raw
 	before  *Snapshot
 	changes []graph.Change
+	added   []graph.Change // of one skill file added beside the edited one: a new shape
 	version int64
 	quads   int
 	heap    uint64 // live heap held by the snapshot (runtime.MemStats after GC)
@@ -97,9 +98,35 @@ func engineSetup(b *testing.B, n int) *engineFixture {
 		b.Fatalf("editing %s changed %d graphs, want 1", skill, res.Changed)
 	}
 	f.changes, f.version = res.Changes, res.Version
+	// A new skill (a copy under another name) changes the shape: the
+	// Update that links from scratch.
+	copyOf := filepath.Join(filepath.Dir(skill), "zz-added-skill.md")
+	if err := os.WriteFile(copyOf, []byte(renameSkill(edited, copyOf)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	if res.Changed != 1 {
+		b.Fatalf("adding %s changed %d graphs, want 1", copyOf, res.Changed)
+	}
+	f.added = res.Changes
 	fixtures[n] = f
 	b.Logf("%d skills: %d quads, snapshot heap %.1f MB", n, f.quads, float64(f.heap)/(1<<20))
 	return f
+}
+
+// renameSkill gives a skill file's text another skill name (its file's
+// stem), so that it defines a new skill.
+func renameSkill(body, path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".md")
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "skill: ") || strings.HasPrefix(l, "name: ") {
+			lines[i] = l[:strings.Index(l, ":")+2] + name
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func firstSkillFile(b *testing.B, dir string) string {
@@ -165,7 +192,8 @@ func kept(run func(*Snapshot, *findings)) func(*Snapshot) {
 }
 
 // benchEngine runs the engine benchmarks on the fixture of n skills:
-// UpdateOneFile (one skill file's graph replaced), Build (index and
+// UpdateOneFile (one skill file's graph replaced: the shape is kept),
+// UpdateAddedFile (one skill file added: a new shape), Build (index and
 // analyses of the raws already read), each analysis alone, and the heap
 // the snapshot holds.
 func benchEngine(b *testing.B, n int) {
@@ -174,7 +202,19 @@ func benchEngine(b *testing.B, n int) {
 		b.ReportAllocs()
 		start := cpuTime()
 		for b.Loop() {
-			f.before.Update(f.changes, f.version)
+			if n := f.before.Update(f.changes, f.version); n.lk != f.before.lk {
+				b.Fatal("an edited description changed the shape")
+			}
+		}
+		reportCPU(b, start, 0)
+	})
+	b.Run("UpdateAddedFile", func(b *testing.B) {
+		b.ReportAllocs()
+		start := cpuTime()
+		for b.Loop() {
+			if n := f.before.Update(f.added, f.version); n.lk == f.before.lk {
+				b.Fatal("a new skill kept the shape")
+			}
 		}
 		reportCPU(b, start, 0)
 	})

@@ -11,15 +11,37 @@ import (
 // entities.
 func index(raws []*raw) *Snapshot { return link(decodeNodes(raws), nil) }
 
+// splitFindings parts nodes (in order) into the stored findings and the
+// others.
+func splitFindings(all []*node) (others, findings []*node) {
+	others = make([]*node, 0, len(all))
+	for _, n := range all {
+		if _, ok := n.main.(*Finding); ok {
+			findings = append(findings, n)
+		} else {
+			others = append(others, n)
+		}
+	}
+	return others, findings
+}
+
 // link turns decoded nodes (sorted by subject, then graph) into this
 // snapshot's own typed entities, linked to each other: each entity is a
 // copy of its node's template, since the analyses write their results into
-// it and the nodes are shared with other snapshots. prev, when not nil, is
-// the lookups of a snapshot whose nodes have the same shape (sameShape):
-// they are shared instead of made again.
-func link(nodes []*node, prev *lookups) *Snapshot {
+// it and the nodes are shared with other snapshots. from, when not nil, is
+// the snapshot this one updates: when the nodes have its shape
+// (sameShape), its lookups are shared instead of made again.
+func link(all []*node, from *Snapshot) *Snapshot {
+	// Stored findings index nothing: kept out of the shape, a finding a
+	// parser adds or drops (the edit that fixes it) keeps the others'
+	// places.
+	nodes, stored := splitFindings(all)
+	var prev *lookups
+	if from != nil && from.Profile == "" && sameShape(from.shape, nodes) {
+		prev = from.lk
+	}
 	s := newSnapshot()
-	s.nodes = nodes
+	s.nodes, s.shape = all, nodes
 	lk := prev
 	if lk == nil {
 		lk = &lookups{}
@@ -244,12 +266,6 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 				*sv = *m
 				sv.Instance, sv.Source = place(i, n)
 				s.Servers = append(s.Servers, sv)
-			case *Finding:
-				f := *m
-				if in, _ := place(i, n); in != nil {
-					f.Instance = in.Name
-				}
-				s.Findings = append(s.Findings, f)
 			case *Script:
 				sc := new(Script)
 				*sc = *m
@@ -300,6 +316,18 @@ func link(nodes []*node, prev *lookups) *Snapshot {
 				sk.Triage = tr.t
 			}
 		}
+	}
+	// The stored findings, in node order, before the ones linking makes.
+	for _, n := range stored {
+		f := *n.main.(*Finding)
+		in := s.instByDoc[docOf(n.iri)]
+		if src := s.sourceOf(n.graph); src != nil {
+			in = src.Instance
+		}
+		if in != nil {
+			f.Instance = in.Name
+		}
+		s.Findings = append(s.Findings, f)
 	}
 	s.duplicates(nodes, lk, prev == nil)
 	s.ambiguousNames()

@@ -111,7 +111,7 @@ type stepTargets struct {
 // snapshot's own, taken from them when the step's node is the one they
 // were resolved for.
 func (s *Snapshot) stepTargets(p *Process, a *Activity) stepTargets {
-	lk, n := s.lk, s.nodes[s.lk.actNode[a.slab]]
+	lk, n := s.lk, s.shape[s.lk.actNode[a.slab]]
 	if !s.ownLookups {
 		if r := lk.steps[a.slab]; r.node == n {
 			return r

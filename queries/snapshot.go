@@ -47,6 +47,7 @@ type Snapshot struct {
 	instByName map[string]*Instance
 	instByDoc  map[string]*Instance
 	lk         *lookups // indexes into the slabs, shared by snapshots of one shape
+	shape      []*node  // nodes but the stored findings: what lk's node places index
 	ownLookups bool     // lk was made for this snapshot: its analyses fill lk's caches
 
 	// The entities of each kind in node order: the lists above point into
@@ -93,11 +94,7 @@ func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 		}
 	}
 	nodes := replaceGraphs(s.nodes, changed, decodeNodes(g.raws()))
-	var same *lookups
-	if s.Profile == "" && sameShape(s.nodes, nodes) {
-		same = s.lk
-	}
-	n := link(nodes, same)
+	n := link(nodes, s)
 	n.Version = version
 	n.BuiltAt = time.Now().UTC()
 	n.analyse()

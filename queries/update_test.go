@@ -428,6 +428,10 @@ func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
 		{"step names another skill", "processes/backup-render.bpmn", `<x:skill ref="validate-log"/>`, `<x:skill ref="restore-log"/>`, true},
 		{"sequence flow", "processes/backup-render.bpmn", `sourceRef="Task_1" targetRef="Task_2"`, `sourceRef="Task_1" targetRef="Task_5"`, true},
 		{"step names no skill", "processes/backup-render.bpmn", `<x:skill ref="prune-log"/>`, `<x:skill ref="no-such-skill"/>`, true},
+		// A stored finding is no part of the shape: the parse error an
+		// edit makes, and the edit that fixes it, keep every other place.
+		{"parse finding added", "skills/sales/notify-log.md", "description: Notify log", "description: Note: Notify log", true},
+		{"parse finding fixed", "skills/sales/notify-log.md", "description: Note: Notify log", "description: Notify log", true},
 		{"skill renamed", "skills/sales/restore-log.md", "skill: restore-log", "skill: restore-logs", false},
 		{"tool renamed", "tools/backup-log-api.json", `"id": "backup-log-api"`, `"id": "backup-log-rest"`, false},
 	} {

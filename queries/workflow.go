@@ -164,7 +164,7 @@ type workflowWalk struct {
 // the lookups (which activity an IRI is, its process and place), so an
 // unchanged graph's processes are not walked again.
 func (s *Snapshot) flowOf(p *Process) []*Activity {
-	lk, n := s.lk, s.nodes[s.lk.procNode[p.slab]]
+	lk, n := s.lk, s.shape[s.lk.procNode[p.slab]]
 	if !s.ownLookups {
 		if f := lk.flows[p.slab]; f.node == n {
 			out := make([]*Activity, len(f.ords))
