@@ -6,9 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 )
 
 // TestAlternativesOrderIsStable: with a Tool id defined twice
@@ -57,18 +54,7 @@ func TestAlternativesOrderIsStable(t *testing.T) {
 			for n, b := range tc.files {
 				writeFile(t, filepath.Join(root, n), b)
 			}
-			st, err := graph.Open(ctx, "memory")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			first, err := Build(ctx, st)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, first := ingestBuild(t, root)
 			want := tc.view(first)
 			if reflect.ValueOf(want).Len() < 2 {
 				t.Fatalf("fixture: %v has fewer than two entries to order", want)

@@ -225,14 +225,7 @@ func TestUpdateEqualsBuild(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := graph.Open(ctx, "memory")
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	before, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, before := ingestBuild(t, root)
 	// Edit one file, delete another.
 	p := filepath.Join(root, "skills/core/review.md")
 	if err := os.WriteFile(p, []byte("---\nname: review\ndescription: changed\n---\n\n```sh\nmake review\n```\n"), 0o644); err != nil {

@@ -6,8 +6,6 @@ import (
 
 	"github.com/cayleygraph/quad"
 
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
 
@@ -30,18 +28,7 @@ func TestOneNodePerPackagedSkill(t *testing.T) {
 		"skills/grp/alpha/extra.md":  skillMD("extra", ""),
 	})
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, s := ingestBuild(t, root)
 	doc := s.Instances[0].IRI
 	alpha, beta := jsonld.SkillIRI(doc, "alpha", "deploy"), jsonld.SkillIRI(doc, "beta", "deploy")
 	var deploys []string

@@ -75,18 +75,7 @@ func runReview(t *testing.T, tc reviewCase) {
 	for name, body := range tc.files {
 		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cur := ingestBuild(t, root)
 	triage := map[string]string{} // skill IRI -> verdict
 	for i, step := range tc.steps {
 		var changes []graph.Change
@@ -98,6 +87,7 @@ func runReview(t *testing.T, tc reviewCase) {
 			}
 			triage[sk.IRI] = step.triage[1]
 			changes = []graph.Change{{Graph: reviewTriageGraph, Quads: triageQuads(triage)}}
+			var err error
 			if version, err = st.Apply(ctx, changes); err != nil {
 				t.Fatal(err)
 			}
@@ -453,7 +443,6 @@ type reviewRule struct {
 // its lookups and caches, an Update of an Update of ...) and compared with
 // a rebuild, under every profile too.
 func TestUpdateKeepingShapeAfterRandomEdits(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	if _, err := gen.Write(root, gen.Options{Skills: 60, Seed: 11}); err != nil {
 		t.Fatal(err)
@@ -497,18 +486,7 @@ func TestUpdateKeepingShapeAfterRandomEdits(t *testing.T) {
 		{".json", regexp.MustCompile(`"readOnly(?:Hint)?": (true|false)`), []string{"true", "false"}},
 		{".md", parent, gather(".md", beanID, "syn-none")},
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cur := ingestBuild(t, root)
 	rng := rand.New(rand.NewPCG(14, 2))
 	sharedSteps := 0
 	const steps = 30
@@ -543,18 +521,11 @@ func TestUpdateKeepingShapeAfterRandomEdits(t *testing.T) {
 		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		prev := cur
-		cur = prev.Update(res.Changes, res.Version)
+		var rebuilt *Snapshot
+		cur, rebuilt = updateAndRebuild(t, st, root, prev)
 		if cur.lk == prev.lk {
 			sharedSteps++
-		}
-		rebuilt, err := Build(ctx, st)
-		if err != nil {
-			t.Fatal(err)
 		}
 		compareSnapshots(t, op, cur, rebuilt)
 		for _, name := range rebuilt.ProfileNames() {

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
 )
@@ -114,18 +113,7 @@ func TestUpdateEqualsBuildAfterRandomEdits(t *testing.T) {
 	if _, err := gen.Write(root, gen.Options{Skills: 40, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cur := ingestBuild(t, root)
 	rng := rand.New(rand.NewPCG(14, 1))
 	for step := range 25 {
 		files := corpusFiles(t, root)
@@ -400,23 +388,11 @@ func TestWorkflowsEqualNaiveWalk(t *testing.T) {
 // type, a lane, a step's skill, a sequence flow), so a stale result carried
 // over would show.
 func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	if _, err := gen.Write(root, gen.Options{Skills: 40, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cur := ingestBuild(t, root)
 	for _, tc := range []struct {
 		name, file, old, new string
 		shared               bool
@@ -446,18 +422,11 @@ func TestUpdateKeepingShapeSharesLookups(t *testing.T) {
 		if err := os.WriteFile(f, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		prev := cur
-		cur = prev.Update(res.Changes, res.Version)
+		var rebuilt *Snapshot
+		cur, rebuilt = updateAndRebuild(t, st, root, prev)
 		if got := cur.lk == prev.lk; got != tc.shared {
 			t.Errorf("%s: lookups shared = %v, want %v", tc.name, got, tc.shared)
-		}
-		rebuilt, err := Build(ctx, st)
-		if err != nil {
-			t.Fatal(err)
 		}
 		got, want := answers(cur), answers(rebuilt)
 		got["said"], want["said"] = said(cur), said(rebuilt)
