@@ -254,33 +254,51 @@ func TestDatabaseGoneMidIngest(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer admin.Close()
+		// The quads table is locked against writes first (SHARE: reads
+		// go on), so the writer cannot finish: it waits inside its write
+		// transaction for the lock (it used to be polled for while it ran,
+		// and on a loaded machine it sometimes finished first). Then every
+		// session but this test's ends, as a restart would end them, and
+		// the lock is let go.
+		hold, err := admin.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hold.Rollback() //nolint:errcheck // rolled back below; again is a no-op
+		var holder int
+		if err := hold.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&holder); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hold.ExecContext(ctx, `LOCK TABLE quads IN SHARE MODE`); err != nil {
+			t.Fatal(err)
+		}
 		res := make(chan error, 1)
 		go func() {
 			_, err := w.Apply(ctx, versioned(graphs, per, 2))
 			res <- err
 		}()
-		// Wait until the writer is inside its write transaction, then end
-		// every other session of the database, as a restart would.
-		killed := false
-		for !killed {
+		for {
 			var n int
 			err := admin.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
-				WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'INSERT INTO quads%'`).Scan(&n)
+				WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1 AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO quads%'`, holder).Scan(&n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			select {
 			case err := <-res:
-				t.Fatalf("the ingest finished before it could be interrupted (%v)", err)
+				t.Fatalf("the ingest finished while the quads table was locked (%v)", err)
 			default:
 			}
 			if n > 0 {
-				if _, err := admin.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-					WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil {
-					t.Fatal(err)
-				}
-				killed = true
+				break // each poll is a round trip to the server; the writer cannot finish meanwhile
 			}
+		}
+		if _, err := admin.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1`, holder); err != nil {
+			t.Fatal(err)
+		}
+		if err := hold.Rollback(); err != nil {
+			t.Fatal(err)
 		}
 		if err := <-res; err == nil {
 			t.Fatal("an ingest whose connection died reported success")
