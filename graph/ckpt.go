@@ -74,8 +74,7 @@ func (s *Store) readCheckpointKV(ctx context.Context, v int64, workers int, fn f
 // tx is open) if it is stamped v and every block verifies; ok false means
 // read the store.
 func checkpointKV(ctx context.Context, tx hkv.Tx, v int64) (blocks []block, ok bool) {
-	stamp, err := tx.Get(ctx, ckptKey(ckptStamp))
-	if err != nil || len(stamp) != 8 || int64(binary.BigEndian.Uint64(stamp)) != v {
+	if kvStamp(ctx, tx) != v {
 		return nil, false
 	}
 	return kvBlocks(ctx, tx)
