@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -213,40 +214,23 @@ func sameKeys(a, b *node) bool {
 	if a.flags&fActivity != 0 && (a.actOwner != b.actOwner || a.act.Position != b.act.Position) {
 		return false
 	}
-	switch x := a.main.(type) {
-	case nil:
-		return b.main == nil
-	case *Skill:
-		y, ok := b.main.(*Skill)
-		return ok && x.ID == y.ID && x.Package == y.Package
-	case *toolNode:
-		y, ok := b.main.(*toolNode)
-		// The port IRIs too: the lookups keep each Tool's ports.
-		return ok && x.tool.ID == y.tool.ID && slices.Equal(x.inputs, y.inputs) && slices.Equal(x.outpt, y.outpt)
-	case *Process:
-		y, ok := b.main.(*Process)
-		return ok && x.ID == y.ID && x.Stem == y.Stem
-	case *Bean:
-		y, ok := b.main.(*Bean)
-		return ok && x.ID == y.ID
-	case *contractNode:
-		_, ok := b.main.(*contractNode)
-		return ok
-	case *ToolSkill:
-		_, ok := b.main.(*ToolSkill)
-		return ok
-	case *Server:
-		_, ok := b.main.(*Server)
-		return ok
-	case *Finding:
-		_, ok := b.main.(*Finding)
-		return ok
-	case *Script:
-		_, ok := b.main.(*Script)
-		return ok
-	case *triageNode:
-		_, ok := b.main.(*triageNode)
-		return ok
+	// The entity kind, then the keys of the kinds that have them.
+	if reflect.TypeOf(a.main) != reflect.TypeOf(b.main) {
+		return false
 	}
-	return false
+	switch x := a.main.(type) {
+	case *Skill:
+		y := b.main.(*Skill)
+		return x.ID == y.ID && x.Package == y.Package
+	case *toolNode:
+		y := b.main.(*toolNode)
+		// The port IRIs too: the lookups keep each Tool's ports.
+		return x.tool.ID == y.tool.ID && slices.Equal(x.inputs, y.inputs) && slices.Equal(x.outpt, y.outpt)
+	case *Process:
+		y := b.main.(*Process)
+		return x.ID == y.ID && x.Stem == y.Stem
+	case *Bean:
+		return x.ID == b.main.(*Bean).ID
+	}
+	return true
 }
