@@ -156,6 +156,7 @@ type segRef struct{ proc, seg int32 }
 type workflowWalk struct {
 	segs [][]workflowSegment // every process's segments
 	list []segRef
+	n    int // its place in workflowPlan.walks
 }
 
 // flowOf is flowOrder(p): kept by the lookups when they are this
@@ -279,7 +280,7 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 			continue
 		}
 		stamp++
-		walk := &workflowWalk{segs: segs}
+		walk := &workflowWalk{segs: segs, n: len(plan.walks)}
 		plan.walks = append(plan.walks, walk)
 		entered := 0
 		// visit walks q and returns the smallest entry place of a process
@@ -365,9 +366,9 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 	// Per walk: running counts before each of its segments, and the next
 	// segment from each place on that holds a gap.
 	type running struct{ performed, manual, gap, total int }
-	prefix := map[*workflowWalk][]running{}
-	nextGap := map[*workflowWalk][]int32{}
-	for _, walk := range plan.walks {
+	prefix := make([][]running, len(plan.walks))
+	nextGap := make([][]int32, len(plan.walks))
+	for i, walk := range plan.walks {
 		pre := make([]running, len(walk.list)+1)
 		next := make([]int32, len(walk.list)+1)
 		next[len(walk.list)] = -1
@@ -382,11 +383,11 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 				next[k] = int32(k)
 			}
 		}
-		prefix[walk], nextGap[walk] = pre, next
+		prefix[i], nextGap[i] = pre, next
 	}
 	out := make([]*Workflow, 0, len(plan.ws))
 	for _, w := range plan.ws {
-		pre, next := prefix[w.walk], nextGap[w.walk]
+		pre, next := prefix[w.walk.n], nextGap[w.walk.n]
 		a, b := pre[w.lo], pre[w.hi]
 		w.Performed, w.Manual, w.Gap, w.total = b.performed-a.performed, b.manual-a.manual, b.gap-a.gap, b.total-a.total
 		if g := next[w.lo]; g >= 0 && g < w.hi {
