@@ -47,7 +47,7 @@ func (s *Snapshot) analyse() {
 	<-done
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
-	// (sortFindings' ties keep that order).
+	// (compareFindings' ties keep that order).
 	s.Findings = mergeFindings([]findings{linked, res, entry, inst, beans, triggers, cov, alt, reach, gate, progs})
 	s.attachFindings()
 }

@@ -9,16 +9,10 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
-// sortFindings orders the findings by instance, file, line, code and
-// message (the order check and the API list them in), ties in the order
-// they were made, and attaches each to the skill or Tool it concerns.
-func (s *Snapshot) sortFindings() {
-	slices.SortStableFunc(s.Findings, compareFindings)
-	s.attachFindings()
-}
-
-// compareFindings is the order of findings: a typed comparison, not
-// sort.SliceStable's reflective swaps of the 120-byte Finding.
+// compareFindings is the order of findings (by instance, file, line, code
+// and message: the order check and the API list them in), ties kept in the
+// order they were made: a typed comparison, not sort.SliceStable's
+// reflective swaps of the 120-byte Finding.
 func compareFindings(a, b Finding) int {
 	if c := strings.Compare(a.Instance, b.Instance); c != 0 {
 		return c
@@ -40,7 +34,7 @@ func (fs findings) sort() { slices.SortStableFunc(fs, compareFindings) }
 
 // mergeFindings merges runs, each sorted, into one sorted list; of equal
 // findings those of an earlier run come first, so the result is the
-// stable sort of the runs joined in order (what sortFindings gives).
+// stable sort of the runs joined in order.
 func mergeFindings(runs []findings) []Finding {
 	for len(runs) > 1 {
 		next := runs[:0:0]

@@ -25,7 +25,7 @@ type Snapshot struct {
 	Servers    []*Server
 	Scripts    []*Script
 	Contracts  map[string]*Contract
-	Findings   []Finding // sorted by instance, file, line, code, message (sortFindings)
+	Findings   []Finding // sorted by instance, file, line, code, message (compareFindings)
 
 	Coverage     Coverage
 	Reach        Reachability
