@@ -391,14 +391,8 @@ type keyedPos struct {
 // keeps some of its Tools only (WithProfile): its lookups are its own,
 // made by link without a previous snapshot's.
 func (s *Snapshot) indexTools() {
-	lk := s.lk
-	lk.toolByIRI, lk.toolByID = make(map[string]int32, len(s.Tools)), make(map[string]int32, len(s.Tools))
-	for i := len(s.Tools) - 1; i >= 0; i-- { // the first of a key wins (see lookups.index)
-		t := s.Tools[i]
-		lk.toolByIRI[t.IRI] = t.slab
-		lk.toolByID[t.ID] = t.slab
-	}
-	lk.reach = nil // made again from the Tools kept
+	s.lk.indexTools(s.Tools)
+	s.lk.reach = nil // made again from the Tools kept
 }
 
 func sortPorts(ps []*Port) {

@@ -144,12 +144,7 @@ func (lk *lookups) index(s *Snapshot) {
 			lk.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = at
 		}
 	}
-	lk.toolByIRI, lk.toolByID = make(map[string]int32, c.tool), make(map[string]int32, c.tool)
-	for i := len(s.Tools) - 1; i >= 0; i-- {
-		t, at := s.Tools[i], lk.toolOrder[i]
-		lk.toolByIRI[t.IRI] = at
-		lk.toolByID[t.ID] = at
-	}
+	lk.indexTools(s.Tools)
 	lk.procByIRI, lk.procByID = make(map[string]int32, c.proc), make(map[string]int32, c.proc)
 	lk.procByStem = make(map[[2]string]int32, c.proc)
 	for i := len(s.Processes) - 1; i >= 0; i-- {
@@ -165,6 +160,17 @@ func (lk *lookups) index(s *Snapshot) {
 		b, at := s.Beans[i], lk.beanOrder[i]
 		lk.beanByIRI[b.IRI] = at
 		lk.beanByID[b.ID] = at
+	}
+}
+
+// indexTools fills the Tool lookups from tools (sorted by id), the first
+// of a key winning as in index.
+func (lk *lookups) indexTools(tools []*Tool) {
+	lk.toolByIRI, lk.toolByID = make(map[string]int32, len(tools)), make(map[string]int32, len(tools))
+	for i := len(tools) - 1; i >= 0; i-- {
+		t := tools[i]
+		lk.toolByIRI[t.IRI] = t.slab
+		lk.toolByID[t.ID] = t.slab
 	}
 }
 
