@@ -1,8 +1,9 @@
 package api
 
 import (
-	clist "container/list"
 	"sync"
+
+	"github.com/skillgraph/skillgraph/api/internal/lru"
 )
 
 // DocumentCache keeps parsed documents by their exact text, so a query
@@ -12,33 +13,24 @@ import (
 // invalidates them; the least recently used go when a bound is reached.
 // Safe for concurrent use.
 type DocumentCache struct {
-	mu         sync.Mutex
-	lru        *clist.List // of *docEntry, most recent first
-	byText     map[string]*clist.Element
-	bytes      int
-	maxEntries int
-	maxBytes   int
-}
-
-type docEntry struct {
-	text string
-	doc  *Document
+	mu       sync.Mutex
+	docs     *lru.Cache[*Document] // by text; a text's size is its length
+	maxBytes int
 }
 
 // NewDocumentCache keeps at most entries documents whose texts total at
 // most bytes.
 func NewDocumentCache(entries, bytes int) *DocumentCache {
-	return &DocumentCache{lru: clist.New(), byText: map[string]*clist.Element{}, maxEntries: entries, maxBytes: bytes}
+	return &DocumentCache{docs: lru.New[*Document](entries, bytes), maxBytes: bytes}
 }
 
 // Parse is the package's Parse through the cache: a document that does
 // not parse is not kept (its error is computed again).
 func (c *DocumentCache) Parse(query string, lim Limits) (*Document, error) {
 	c.mu.Lock()
-	if el, ok := c.byText[query]; ok {
-		c.lru.MoveToFront(el)
+	if doc, ok := c.docs.Get(query); ok {
 		c.mu.Unlock()
-		return el.Value.(*docEntry).doc, nil
+		return doc, nil
 	}
 	c.mu.Unlock()
 	doc, err := Parse(query, lim)
@@ -47,17 +39,9 @@ func (c *DocumentCache) Parse(query string, lim Limits) (*Document, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.byText[query]; ok {
-		return el.Value.(*docEntry).doc, nil
+	if kept, ok := c.docs.Get(query); ok {
+		return kept, nil
 	}
-	c.byText[query] = c.lru.PushFront(&docEntry{text: query, doc: doc})
-	c.bytes += len(query)
-	for c.lru.Len() > c.maxEntries || c.bytes > c.maxBytes {
-		old := c.lru.Back()
-		e := old.Value.(*docEntry)
-		c.lru.Remove(old)
-		delete(c.byText, e.text)
-		c.bytes -= len(e.text)
-	}
+	c.docs.Add(query, doc, len(query))
 	return doc, nil
 }

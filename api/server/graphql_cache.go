@@ -1,13 +1,13 @@
 package server
 
 import (
-	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"sync"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/internal/lru"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
@@ -29,20 +29,13 @@ const (
 // new one empties the cache, and a response computed from an older one is
 // never stored, so no reader gets an answer of another version.
 type responseCache struct {
-	mu    sync.Mutex
-	snap  *queries.Snapshot
-	lru   *list.List // of *cacheEntry, most recent first
-	byKey map[string]*list.Element
-	bytes int
-}
-
-type cacheEntry struct {
-	key  string
-	body []byte
+	mu     sync.Mutex
+	snap   *queries.Snapshot
+	bodies *lru.Cache[[]byte] // by key; a body's size is its length
 }
 
 func newResponseCache() *responseCache {
-	return &responseCache{lru: list.New(), byKey: map[string]*list.Element{}}
+	return &responseCache{bodies: lru.New[[]byte](cacheEntries, cacheBytes)}
 }
 
 // sync empties the cache when snap is not the snapshot it holds; the
@@ -51,9 +44,8 @@ func (c *responseCache) sync(snap *queries.Snapshot) {
 	if c.snap == snap {
 		return
 	}
-	c.snap, c.bytes = snap, 0
-	c.lru.Init()
-	clear(c.byKey)
+	c.snap = snap
+	c.bodies.Clear()
 }
 
 // get returns the response stored for key under snap.
@@ -61,12 +53,7 @@ func (c *responseCache) get(snap *queries.Snapshot, key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sync(snap)
-	el, ok := c.byKey[key]
-	if !ok {
-		return nil, false
-	}
-	c.lru.MoveToFront(el)
-	return el.Value.(*cacheEntry).body, true
+	return c.bodies.Get(key)
 }
 
 // put stores a response computed from snap, unless a newer snapshot is
@@ -81,18 +68,7 @@ func (c *responseCache) put(snap *queries.Snapshot, key string, body []byte) {
 		return
 	}
 	c.sync(snap)
-	if _, ok := c.byKey[key]; ok {
-		return
-	}
-	c.byKey[key] = c.lru.PushFront(&cacheEntry{key: key, body: body})
-	c.bytes += len(body)
-	for c.lru.Len() > cacheEntries || c.bytes > cacheBytes {
-		old := c.lru.Back()
-		e := old.Value.(*cacheEntry)
-		c.lru.Remove(old)
-		delete(c.byKey, e.key)
-		c.bytes -= len(e.body)
-	}
+	c.bodies.Add(key, body, len(body))
 }
 
 // fieldCache is the api.FieldCache of /graphql: the answers of root

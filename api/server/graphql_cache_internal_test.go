@@ -31,8 +31,8 @@ func TestResponseCacheBounded(t *testing.T) {
 	for i := range cacheEntries + 100 {
 		c.put(s1, fmt.Sprint(i), []byte("x"))
 	}
-	if c.lru.Len() != cacheEntries || len(c.byKey) != cacheEntries {
-		t.Fatalf("%d entries, bound %d", c.lru.Len(), cacheEntries)
+	if c.bodies.Len() != cacheEntries {
+		t.Fatalf("%d entries, bound %d", c.bodies.Len(), cacheEntries)
 	}
 	if _, ok := c.get(s1, "0"); ok {
 		t.Error("the oldest entry was kept")
@@ -44,13 +44,13 @@ func TestResponseCacheBounded(t *testing.T) {
 	for i := range 20 {
 		c.put(s1, fmt.Sprint("big", i), big)
 	}
-	if c.bytes > cacheBytes {
-		t.Fatalf("%d bytes, bound %d", c.bytes, cacheBytes)
+	if c.bodies.Size() > cacheBytes {
+		t.Fatalf("%d bytes, bound %d", c.bodies.Size(), cacheBytes)
 	}
 	if _, ok := c.get(s2, "big19"); ok {
 		t.Error("an entry of snapshot 1 answered for snapshot 2")
 	}
-	if c.lru.Len() != 0 {
+	if c.bodies.Len() != 0 {
 		t.Error("a new snapshot did not empty the cache")
 	}
 	c.put(s1, "late", []byte("old answer"))
