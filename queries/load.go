@@ -148,50 +148,6 @@ func valueString(v quad.Value) string {
 	return fmt.Sprint(v.Native())
 }
 
-// grouper groups quads by (source graph, subject).
-type grouper struct {
-	byKey map[[2]string]*raw
-}
-
-func newGrouper() *grouper { return &grouper{byKey: map[[2]string]*raw{}} }
-
-func (g *grouper) add(q quad.Quad) {
-	s, ok := q.Subject.(quad.IRI)
-	if !ok {
-		return
-	}
-	label := ""
-	if l, ok := q.Label.(quad.IRI); ok {
-		label = string(l)
-	}
-	if label == graph.MetaGraph {
-		return
-	}
-	k := [2]string{label, string(s)}
-	r := g.byKey[k]
-	if r == nil {
-		r = &raw{iri: string(s), graph: label, props: map[string][]quad.Value{}}
-		g.byKey[k] = r
-	}
-	p := valueString(q.Predicate)
-	if p == rdfType {
-		r.types = append(r.types, valueString(q.Object))
-		return
-	}
-	r.props[p] = append(r.props[p], q.Object)
-}
-
-// raws returns the groups sorted by subject, then graph.
-func (g *grouper) raws() []*raw {
-	out := make([]*raw, 0, len(g.byKey))
-	for _, r := range g.byKey {
-		sort.Strings(r.types)
-		out = append(out, r)
-	}
-	sortRaws(out)
-	return out
-}
-
 func sortRaws(out []*raw) {
 	slices.SortFunc(out, func(a, b *raw) int {
 		if c := strings.Compare(a.iri, b.iri); c != 0 {

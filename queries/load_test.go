@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/cayleygraph/quad"
@@ -60,4 +61,49 @@ func TestReadAllGroupsAsTheGrouper(t *testing.T) {
 			}
 		}
 	}
+}
+
+// grouper groups quads by (source graph, subject), one quad at a time:
+// the plain reference groupGraph is held to.
+type grouper struct {
+	byKey map[[2]string]*raw
+}
+
+func newGrouper() *grouper { return &grouper{byKey: map[[2]string]*raw{}} }
+
+func (g *grouper) add(q quad.Quad) {
+	s, ok := q.Subject.(quad.IRI)
+	if !ok {
+		return
+	}
+	label := ""
+	if l, ok := q.Label.(quad.IRI); ok {
+		label = string(l)
+	}
+	if label == graph.MetaGraph {
+		return
+	}
+	k := [2]string{label, string(s)}
+	r := g.byKey[k]
+	if r == nil {
+		r = &raw{iri: string(s), graph: label, props: map[string][]quad.Value{}}
+		g.byKey[k] = r
+	}
+	p := valueString(q.Predicate)
+	if p == rdfType {
+		r.types = append(r.types, valueString(q.Object))
+		return
+	}
+	r.props[p] = append(r.props[p], q.Object)
+}
+
+// raws returns the groups sorted by subject, then graph.
+func (g *grouper) raws() []*raw {
+	out := make([]*raw, 0, len(g.byKey))
+	for _, r := range g.byKey {
+		sort.Strings(r.types)
+		out = append(out, r)
+	}
+	sortRaws(out)
+	return out
 }

@@ -5,8 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cayleygraph/quad"
-
 	"github.com/skillgraph/skillgraph/graph"
 )
 
@@ -82,18 +80,15 @@ func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
 // store; this snapshot is not modified (readers may still hold it).
 func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 	changed := make([]string, 0, len(changes))
-	g := newGrouper()
+	var raws []*raw
 	for _, c := range changes {
 		changed = append(changed, c.Graph)
-		if c.Delete {
-			continue
-		}
-		for _, q := range c.Quads {
-			q.Label = quad.IRI(c.Graph)
-			g.add(q)
+		if !c.Delete {
+			raws = append(raws, groupGraph(c.Graph, c.Quads)...) // as a full read groups it
 		}
 	}
-	nodes := replaceGraphs(s.nodes, changed, decodeNodes(g.raws()))
+	sortRaws(raws)
+	nodes := replaceGraphs(s.nodes, changed, decodeNodes(raws))
 	n := link(nodes, s)
 	n.Version = version
 	n.BuiltAt = time.Now().UTC()
