@@ -298,7 +298,7 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 		// search the files known not to be declarations; a partial one
 		// reads exactly the files named.
 		sp.stored = readStamps(ctx, store, opt)
-		pr = newProbes(sp, sp.stored, opt.MaxFileSize)
+		pr = newProbes(sp, opt.MaxFileSize)
 	}
 	corpora, err := discoverCorpora(ctx, roots, opt, pr, sp.listed)
 	if err != nil {

@@ -45,9 +45,8 @@ type probeStamp struct {
 
 // probes are the workspace records one full ingest uses and makes.
 type probes struct {
-	sp      *stamper
+	sp      *stamper // its stored stamps hold the stored records
 	maxSize int64
-	stored  map[string][]byte // every stamp of the store, by label (nil: none)
 	roots   []*probeRoot
 }
 
@@ -58,13 +57,13 @@ type probeRoot struct {
 	found []probeStamp
 }
 
-// newProbes reads the stored records out of stored (the store's stamps)
-// for a search under the size cap maxSize (0: the default).
-func newProbes(sp *stamper, stored map[string][]byte, maxSize int64) *probes {
+// newProbes reads the stored records out of sp's stored stamps for a
+// search under the size cap maxSize (0: the default).
+func newProbes(sp *stamper, maxSize int64) *probes {
 	if maxSize <= 0 {
 		maxSize = discover.DefaultMaxFileSize
 	}
-	return &probes{sp: sp, maxSize: maxSize, stored: stored}
+	return &probes{sp: sp, maxSize: maxSize}
 }
 
 // options are the discover options of the search of root: what is known
@@ -75,7 +74,7 @@ func (p *probes) options(root string, opt discover.Options) discover.Options {
 	}
 	pr := &probeRoot{label: probeLabel(root)}
 	var rec probeRecord
-	if raw := p.stored[pr.label]; raw != nil && json.Unmarshal(raw, &rec) == nil &&
+	if raw := p.sp.stored[pr.label]; raw != nil && json.Unmarshal(raw, &rec) == nil &&
 		rec.V == probeVersion && rec.Test == discover.DeclarationTestVersion && rec.Max == p.maxSize {
 		pr.known = make(map[string]probeStamp, len(rec.Files))
 		for _, f := range rec.Files {
@@ -111,7 +110,7 @@ func (p *probes) changed() map[string][]byte {
 				continue
 			}
 		}
-		if bytes.Equal(p.stored[r.label], raw) {
+		if bytes.Equal(p.sp.stored[r.label], raw) {
 			continue
 		}
 		if out == nil {
