@@ -449,9 +449,6 @@ var streamWritten func(*graph.FirstWriter)
 // failure stops the conversion; a conversion failure or a cancel stops
 // the write (the caller aborts it).
 func convertStreaming(ctx context.Context, units []*unit, opt Options, first *graph.FirstWriter) error {
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.NumCPU()
-	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	index := make(map[*unit]int, len(units))
@@ -460,7 +457,7 @@ func convertStreaming(ctx context.Context, units []*unit, opt Options, first *gr
 	}
 	windows := (len(units) + streamWindow - 1) / streamWindow
 	// Room for every batch: a worker never waits for the writer.
-	ready := make(chan []*unit, len(units)/convertBatch+windows+opt.Workers+1)
+	ready := make(chan []*unit, len(units)/convertBatch+windows+convertWorkers(opt)+1)
 	var werr error
 	written := make(chan struct{})
 	go func() {
@@ -523,6 +520,15 @@ func graphsOf(changes []graph.Change) string {
 	return fmt.Sprintf("%d graphs (%s)", len(changes), strings.Join(names, ", "))
 }
 
+// convertWorkers is the number of goroutines convert runs: opt.Workers,
+// or one per CPU.
+func convertWorkers(opt Options) int {
+	if opt.Workers > 0 {
+		return opt.Workers
+	}
+	return runtime.NumCPU()
+}
+
 // convertBatch is the number of documents of one json-gold RDF step.
 const convertBatch = 32
 
@@ -540,10 +546,7 @@ var toQuadsBatch = jsonld.ToQuadsBatch
 // window, if positive, converts units in windows of that many, one after
 // the other, each window's batches taken from it alone (see below).
 func convert(ctx context.Context, units []*unit, opt Options, window int, done func([]*unit)) error {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := convertWorkers(opt)
 	work := make(chan []*unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
