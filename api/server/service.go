@@ -349,12 +349,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		// The write committed the version the update was computed for:
 		// no other writer came in between.
 		sp := <-next
-		s.swap(sp.snap)
-		if s.metrics != nil {
-			s.metrics.snapshotBuild.Observe(sp.took.Seconds())
-		}
-		s.log.Info("snapshot updated", "version", res.Version, "changed graphs", len(res.Changes),
-			"build", sp.took.Round(time.Millisecond), "while writing", true)
+		s.serveUpdate(sp.snap, len(res.Changes), sp.took, "while writing", true)
 		s.markServed()
 	default:
 		// res.Changes is nil after a first write into an empty store
@@ -364,6 +359,17 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		}
 	}
 	return res, nil
+}
+
+// serveUpdate serves next, a snapshot updated from changed graphs in
+// took, and records its build (attrs: more to log).
+func (s *Service) serveUpdate(next *queries.Snapshot, changed int, took time.Duration, attrs ...any) {
+	s.swap(next)
+	if s.metrics != nil {
+		s.metrics.snapshotBuild.Observe(took.Seconds())
+	}
+	s.log.Info("snapshot updated", append([]any{"version", next.Version, "changed graphs", changed,
+		"build", took.Round(time.Millisecond)}, attrs...)...)
 }
 
 // speculated is a snapshot updated while its store write ran.
@@ -468,11 +474,7 @@ func (s *Service) advance(ctx context.Context, changes []graph.Change, v int64) 
 	if cur != nil && cur.Version == v-1 && len(changes) > 0 {
 		start := time.Now()
 		next := cur.Update(changes, v)
-		s.swap(next)
-		if s.metrics != nil {
-			s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
-		}
-		s.log.Info("snapshot updated", "version", v, "changed graphs", len(changes), "build", time.Since(start).Round(time.Millisecond))
+		s.serveUpdate(next, len(changes), time.Since(start))
 		return true
 	}
 	snap, err := s.Refresh(ctx)
