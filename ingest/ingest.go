@@ -27,14 +27,10 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest/bean"
-	"github.com/skillgraph/skillgraph/ingest/bpmn"
 	"github.com/skillgraph/skillgraph/ingest/contract"
 	"github.com/skillgraph/skillgraph/ingest/discover"
-	"github.com/skillgraph/skillgraph/ingest/mcp"
-	"github.com/skillgraph/skillgraph/ingest/pkgjson"
+	"github.com/skillgraph/skillgraph/ingest/format"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/ingest/skill"
 	"github.com/skillgraph/skillgraph/ingest/tool"
 	"github.com/skillgraph/skillgraph/ingest/tsmodule"
 	"github.com/skillgraph/skillgraph/ingest/vocab"
@@ -43,7 +39,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "5"
+const parserVersion = "6"
 
 // Options tune an ingest run.
 type Options struct {
@@ -804,7 +800,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 			if s.Kind == discover.KindSkill {
 				// The package discovery gave the skill (its folder's
 				// package-manifest.json) is in its ids.
-				asked = append(asked, fmt.Sprintf("package=%q", s.Package))
+				asked = append(asked, fmt.Sprintf("package=%q", s.StampKey()))
 			}
 			unitSalt = extendSalt(saltHex, asked)
 		}
@@ -824,7 +820,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 	if c.DeclarationData == nil {
 		// Without a declaration, the instance and the discovery findings
 		// live in a graph of their own.
-		f := record.File{Path: ".", Parser: "declaration", Findings: c.Findings}
+		f := record.File{Path: ".", Parser: format.KindDeclaration, Findings: c.Findings}
 		b, _ := json.Marshal(c.Findings)
 		units = append(units, newUnit(in, f, b, saltHex))
 	}
@@ -913,7 +909,7 @@ func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit 
 	d := sha256.New()
 	d.Write(h[:])
 	d.Write([]byte(salt))
-	if f.Parser == "declaration" {
+	if f.Parser == format.KindDeclaration {
 		d.Write([]byte(in.Root))         // a moved corpus rewrites its corpusRoot
 		b, _ := json.Marshal(f.Findings) // discovery findings change without the file
 		d.Write(b)
@@ -1062,31 +1058,8 @@ func extendSalt(salt string, read readLog) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// parseOne runs the parser of a source's kind.
+// parseOne runs the parser of a source's kind (the format table's).
 func parseOne(s discover.Source, data []byte, in record.Instance, voc *vocab.Vocabulary, exists func(string) bool) record.File {
-	var f record.File
-	switch s.Kind {
-	case discover.KindDeclaration:
-		f = record.File{Path: s.Path, Parser: "declaration"}
-	case discover.KindSkill:
-		f = skill.Parse(s.Path, data, skill.Options{Package: s.Package, Variables: in.SkillVariables, Exists: exists})
-	case discover.KindTool:
-		f = tool.Parse(s.Path, data, voc)
-	case discover.KindBPMN:
-		f = bpmn.Parse(s.Path, data)
-	case discover.KindMCP:
-		f = mcp.Parse(s.Path, data)
-	case discover.KindBean:
-		f = bean.Parse(s.Path, data)
-	case discover.KindContract:
-		f = contract.Parse(s.Path, data)
-	case discover.KindVocabulary:
-		f = record.File{Path: s.Path, Parser: "vocabulary"}
-	case discover.KindPackage:
-		f = pkgjson.Parse(s.Path, data)
-	default:
-		f = record.File{Path: s.Path, Parser: s.Kind}
-	}
-	f.Path = s.Path
-	return f
+	return format.Parse(s.Kind, format.Input{Path: s.Path, Data: data, Package: s.Package, Plugin: s.Plugin, Hosts: s.Hosts,
+		Dir: s.Dir, Secondary: s.Secondary, Resources: s.Resources, Instance: in, Vocab: voc, Exists: exists})
 }

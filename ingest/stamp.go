@@ -99,7 +99,7 @@ func (sp *stamper) make(st fs.FileInfo, s discover.Source, salt string, deps *de
 		return nil
 	}
 	b, err := json.Marshal(stamp{V: stampVersion, Kind: s.Kind, Size: st.Size(), MTime: st.ModTime().UnixNano(),
-		Salt: salt, Pkg: s.Package, Reads: deps.reads, Asked: deps.asked, Refs: refs})
+		Salt: salt, Pkg: s.StampKey(), Reads: deps.reads, Asked: deps.asked, Refs: refs})
 	if err != nil {
 		return nil
 	}
@@ -115,7 +115,7 @@ func (sp *stamper) holds(c *discover.Corpus, label string, s discover.Source, sa
 		return stamp{}, false
 	}
 	var old stamp
-	if json.Unmarshal(raw, &old) != nil || old.V != stampVersion || old.Kind != s.Kind || old.Salt != salt || old.Pkg != s.Package {
+	if json.Unmarshal(raw, &old) != nil || old.V != stampVersion || old.Kind != s.Kind || old.Salt != salt || old.Pkg != s.StampKey() {
 		return stamp{}, false
 	}
 	if !sp.sameFile(c, s.Path, old.Size, old.MTime) {

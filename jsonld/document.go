@@ -138,6 +138,9 @@ func Document(in record.Instance, f record.File, meta SourceMeta) map[string]any
 	for _, sc := range f.Scripts {
 		add(node{"id": Mint(doc, "script", sc.Key), "type": "PackageScript", "key": sc.Key, "command": sc.Command, "line": sc.Line})
 	}
+	for _, n := range hostNodes(doc, f) {
+		add(n)
+	}
 	for i, fd := range f.Findings {
 		n := node{"id": Mint(doc, "finding", f.Path+"/"+strconv.Itoa(i)), "type": "Finding",
 			"code": fd.Code, "severity": string(fd.Severity), "message": fd.Message, "file": fd.File, "line": fd.Line}
@@ -212,6 +215,10 @@ func skillNode(doc string, s record.Skill) node {
 		n["metadata"] = jsonValue(s.Metadata)
 	}
 	n.set("include", s.Includes)
+	n.set("resource", sortedCopy(s.Resources))
+	if s.Plugin != "" && s.Package != "" {
+		n["inPlugin"] = Mint(doc, "plugin", s.Package)
+	}
 	n["bodyLines"] = s.BodyLines
 	if len(s.ShellBlocks) > 0 {
 		n["shellBlock"] = s.ShellBlocks

@@ -14,8 +14,10 @@ import (
 // own fields of the entities and its own findings; the findings are
 // joined in one fixed order, so the answers do not depend on the schedule.
 func (s *Snapshot) analyse() {
-	var res findings
+	var res, hosts findings
 	s.resolve(&res)
+	s.linkHosts(&hosts) // before reachability: an agent's skills are its edges
+	hosts.sort()
 	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
 	linked := findings(s.Findings) // made while linking
 	covered := make(chan struct{})
@@ -48,8 +50,9 @@ func (s *Snapshot) analyse() {
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
 	// (compareFindings' ties keep that order).
-	s.Findings = mergeFindings([]findings{linked, res, entry, inst, beans, triggers, cov, alt, reach, gate, progs})
+	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs})
 	s.attachFindings()
+	s.attachPluginFindings()
 }
 
 // findings collects one analysis's findings in the order it makes them.

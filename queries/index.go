@@ -273,6 +273,9 @@ func link(all []*node, from *Snapshot) *Snapshot {
 				s.Scripts = append(s.Scripts, sc)
 			case *triageNode:
 				triages = append(triages, m) // applied after skills are indexed, below
+			case hostEntity:
+				in, src := place(i, n)
+				m.link(s, in, src)
 			}
 		}
 	}

@@ -48,6 +48,10 @@ type Skill struct {
 	ShellBlocks  []int    `sg:"shellBlock"`
 	AllowedTools []string `sg:"allowedTool"`
 	License      string   `sg:"license"`
+	PluginIRI    string   `sg:"inPlugin"`
+	Resources    []string `sg:"resource"`
+	// Plugin is the agent-host plugin that holds the skill (SPEC §1.3).
+	Plugin *Plugin
 
 	// Computed by the analyses.
 	Tools        []*Tool // valid satisfies edges

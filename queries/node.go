@@ -172,6 +172,8 @@ func decodeNode(r *raw, n *node) {
 		n.main = decode(r, &Script{})
 	case r.is("TriageDecision"):
 		n.main = &triageNode{of: r.iri1(term("triageOf")), t: decode(r, &Triage{})}
+	default:
+		n.main = decodeHost(r)
 	}
 }
 

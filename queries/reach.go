@@ -283,6 +283,7 @@ func (s *Snapshot) reachability(out *findings) {
 			}
 		}
 	}
+	s.hostRoots(&r, roots, edge)
 	// Neighbours in key order, once each: the walk below visits them in
 	// that order, so witnesses are the same whatever order edges came in.
 	// Every edge ends at an entity, whose ids are in key order.
@@ -319,6 +320,7 @@ func (s *Snapshot) reachability(out *findings) {
 			}
 		}
 	}
+	s.hostWitnesses(&r)
 	for _, p := range s.Processes {
 		p.Witness = r.witness[p.rid]
 		p.Reachable = p.Witness != nil

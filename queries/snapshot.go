@@ -23,7 +23,15 @@ type Snapshot struct {
 	Servers    []*Server
 	Scripts    []*Script
 	Contracts  map[string]*Contract
-	Findings   []Finding // sorted by instance, file, line, code, message (compareFindings)
+	// Agent-host components (SPEC §1.3), linked in hosts.go.
+	Plugins      []*Plugin
+	Marketplaces []*Marketplace
+	Commands     []*Command
+	Agents       []*Agent
+	Hooks        []*Hook
+	McpServers   []*McpServerConfig
+	entries      []*MarketplaceEntry
+	Findings     []Finding // sorted by instance, file, line, code, message (compareFindings)
 
 	Coverage     Coverage
 	Reach        Reachability

@@ -13,23 +13,30 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillgraph/skillgraph/ingest/format"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
 // DefaultMaxFileSize caps every file read (SPEC §1.2).
 const DefaultMaxFileSize = 4 << 20
 
-// Source kinds: which parser reads a file.
+// Source kinds: which format reads a file (the table is ingest/format's).
 const (
-	KindDeclaration = "declaration"
-	KindSkill       = "skill"
-	KindTool        = "tool"
-	KindBPMN        = "bpmn"
-	KindMCP         = "mcp"
-	KindBean        = "bean"
-	KindContract    = "contract"
-	KindVocabulary  = "vocabulary"
-	KindPackage     = "package"
+	KindDeclaration = format.KindDeclaration
+	KindSkill       = format.KindSkill
+	KindTool        = format.KindTool
+	KindBPMN        = format.KindBPMN
+	KindMCP         = format.KindMCP
+	KindBean        = format.KindBean
+	KindContract    = format.KindContract
+	KindVocabulary  = format.KindVocabulary
+	KindPackage     = format.KindPackage
+	KindPlugin      = format.KindPlugin
+	KindMarketplace = format.KindMarketplace
+	KindCommand     = format.KindCommand
+	KindAgent       = format.KindAgent
+	KindHooks       = format.KindHooks
+	KindMcpConfig   = format.KindMcpConfig
 	// KindAny is a walk in which content decides the parser.
 	KindAny = "any"
 )
@@ -39,7 +46,27 @@ type Source struct {
 	Path    string // relative to the corpus root, slash-separated
 	Abs     string
 	Kind    string
-	Package string // skills: the package name
+	Package string // skills: the package name; plugin components: the plugin's name
+	// Host layouts (SPEC §1.3): the plugin folder of a component, the
+	// hosts it is packaged for, the commands folder a command was found
+	// under, a manifest beside the plugin's primary one, and an Agent
+	// Skill's resources (the other files of its folder).
+	Plugin    string
+	Hosts     []string
+	Dir       string
+	Secondary bool
+	Resources []string
+}
+
+// StampKey is what discovery decided about the source besides its kind:
+// a parse depends on it as on the file, so a change of it re-reads the
+// file (the stamp keeps it).
+func (s Source) StampKey() string {
+	if s.Plugin == "" && len(s.Hosts) == 0 && s.Dir == "" && !s.Secondary && len(s.Resources) == 0 {
+		return s.Package
+	}
+	b, _ := json.Marshal([]any{s.Package, s.Plugin, s.Hosts, s.Dir, s.Secondary, s.Resources})
+	return string(b)
 }
 
 // Corpus is one instance's root, its declaration and its source files.
@@ -75,12 +102,6 @@ type Options struct {
 	// Listings, if set, keeps the folders Workspace lists for the walks of
 	// the Loads that follow it (one discovery; see Listings).
 	Listings *Listings
-}
-
-// typologyKinds maps declared graph typologies to source kinds.
-var typologyKinds = map[string]string{
-	"skills": KindSkill, "kg": KindSkill, "tools": KindTool, "processes": KindBPMN,
-	"beans": KindBean, "schemas": KindContract, "mcp": KindMCP,
 }
 
 // Load discovers one corpus rooted at root. The corpus keeps the root open
@@ -133,6 +154,17 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 		dirs = c.conventional()
 	}
 	seen := map[string]bool{}
+	if _, err := r.Lstat("harness.json"); c.DeclarationData == nil && rel == "" && err != nil {
+		// No declaration, and none meant (an unreadable harness.json is
+		// still a harness layout): a repository of agent-host layouts is
+		// read as the hosts read it (SPEC §1.3).
+		if inv := c.inventory(); isHostLayout(inv) {
+			c.hostLayout(inv, seen)
+			c.vocabulary(seen)
+			sort.Slice(c.Sources, func(i, j int) bool { return c.Sources[i].Path < c.Sources[j].Path })
+			return c, nil
+		}
+	}
 	if c.DeclarationData == nil && !c.anyExists(dirs) {
 		// Neither a declaration nor the conventional layout: scan the whole
 		// root and let content decide, rather than report a clean run over
@@ -142,9 +174,7 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 	for _, d := range dirs {
 		var kinds []string
 		for _, t := range d.Typologies {
-			if k, ok := typologyKinds[t]; ok {
-				kinds = append(kinds, k)
-			}
+			kinds = append(kinds, format.OfTypology(t)...)
 		}
 		file := c.Instance.File
 		if d.Conventional {
@@ -471,44 +501,13 @@ func (c *Corpus) rel(p string) string {
 	return filepath.ToSlash(r)
 }
 
-// classify decides by extension whether a file under a directory of one
-// kind is read, and by which parser; the parsers then decide by content.
+// classify decides by the format table whether a file under a directory
+// of one kind is read, and by which parser; the parsers then decide by
+// content. A contract directory's tool-types.schema.json is the
+// vocabulary, never a contract.
 func classify(rel, kind string) (Source, bool) {
 	ext := strings.ToLower(path.Ext(rel))
-	base := path.Base(rel)
-	switch kind {
-	case KindSkill:
-		if ext == ".md" {
-			return Source{Path: rel, Kind: KindSkill}, true
-		}
-	case KindTool:
-		switch ext {
-		case ".json", ".yaml", ".yml", ".ts", ".mts", ".js", ".mjs":
-			if strings.HasSuffix(base, ".d.ts") {
-				return Source{}, false
-			}
-			return Source{Path: rel, Kind: KindTool}, true
-		}
-	case KindBPMN:
-		if ext == ".bpmn" || ext == ".bpmn2" {
-			return Source{Path: rel, Kind: KindBPMN}, true
-		}
-	case KindBean:
-		if ext == ".md" && base != "README.md" {
-			return Source{Path: rel, Kind: KindBean}, true
-		}
-	case KindContract:
-		if ext == ".json" {
-			if base == "tool-types.schema.json" {
-				return Source{Path: rel, Kind: KindVocabulary}, true
-			}
-			return Source{Path: rel, Kind: KindContract}, true
-		}
-	case KindMCP:
-		if ext == ".json" {
-			return Source{Path: rel, Kind: KindMCP}, true
-		}
-	case KindAny:
+	if kind == KindAny {
 		switch ext {
 		case ".md":
 			return Source{Path: rel, Kind: KindSkill}, true
@@ -517,8 +516,15 @@ func classify(rel, kind string) (Source, bool) {
 		case ".json", ".yaml", ".yml":
 			return Source{Path: rel, Kind: KindAny}, true // sniffed when read
 		}
+		return Source{}, false
 	}
-	return Source{}, false
+	if !format.Reads(kind, rel) {
+		return Source{}, false
+	}
+	if kind == KindContract && path.Base(rel) == "tool-types.schema.json" {
+		return Source{Path: rel, Kind: KindVocabulary}, true
+	}
+	return Source{Path: rel, Kind: kind}, true
 }
 
 func (c *Corpus) anyExists(dirs []record.Directory) bool {

@@ -96,6 +96,24 @@ const (
 	CodeProfileUnknownTool           = "profile-unknown-tool"
 	CodeGateTooWide                  = "gate-too-wide"
 	CodeProgramNotInstalled          = "program-not-installed"
+	CodeSkillMetadataInvalid         = "skill-metadata-invalid"
+	CodeSkillResourceMissing         = "skill-resource-missing"
+	CodeFrontMatterNotYAML           = "frontmatter-not-yaml"
+	CodePluginInvalid                = "plugin-invalid"
+	CodePluginPathMissing            = "plugin-path-missing"
+	CodeMarketplaceInvalid           = "marketplace-invalid"
+	CodePluginSourceMissing          = "plugin-source-missing"
+	CodePluginSourceRemote           = "plugin-source-remote"
+	CodePluginDuplicate              = "plugin-duplicate"
+	CodePluginUnlisted               = "plugin-unlisted"
+	CodeAgentInvalid                 = "agent-invalid"
+	CodeHookInvalid                  = "hook-invalid"
+	CodeHookScriptMissing            = "hook-script-missing"
+	CodeHookEventUnknown             = "hook-event-unknown"
+	CodeMcpConfigInvalid             = "mcp-config-invalid"
+	CodeMcpToolsUnlisted             = "mcp-tools-unlisted"
+	CodeMcpServerUnknown             = "mcp-server-unknown"
+	CodeMcpToolUnknown               = "mcp-tool-unknown"
 )
 
 // Area groups codes by the part of the corpus they concern, in the order the
@@ -113,6 +131,7 @@ const (
 	AreaContracts Area = "Contracts"
 	AreaAnalyses  Area = "Coverage, reachability and alternatives"
 	AreaWorkflow  Area = "Workflow coverage, gating and programs"
+	AreaHosts     Area = "Agent-host plugins and marketplaces"
 )
 
 // areaSpecs are the SPEC sections each area covers, for headings.
@@ -126,11 +145,12 @@ var areaSpecs = map[Area]string{
 	AreaContracts: "§5.2",
 	AreaAnalyses:  "§5.1, §5.3, §5.4",
 	AreaWorkflow:  "§5.5–§5.7",
+	AreaHosts:     "§1.3",
 }
 
 // Areas returns the areas in docs order.
 func Areas() []Area {
-	return []Area{AreaCorpus, AreaSkills, AreaTools, AreaBPMN, AreaMCP, AreaBeans, AreaContracts, AreaAnalyses, AreaWorkflow}
+	return []Area{AreaCorpus, AreaSkills, AreaTools, AreaBPMN, AreaMCP, AreaBeans, AreaContracts, AreaAnalyses, AreaWorkflow, AreaHosts}
 }
 
 // Spec is the SPEC sections the area covers ("§2.2, §2.3").
@@ -140,6 +160,10 @@ func (a Area) Spec() string { return areaSpecs[a] }
 // the repository root: it is built to show every code that can coexist with
 // a readable corpus.
 const ExampleCorpus = "examples/harness"
+
+// HostExampleCorpus is the repository's example of a plugin marketplace
+// (SPEC §1.3): it shows the codes of agent-host layouts.
+const HostExampleCorpus = "examples/marketplace"
 
 // Example is one finding as `skillgraph check` reports it on a corpus of the
 // repository. A test ingests Corpus and fails unless the finding is reported
@@ -690,4 +714,94 @@ var registry = []Rule{
 		Why:   "The first run on a fresh host fails.",
 		Example: Example{Corpus: ExampleCorpus, File: "tools/diagrams.json", Line: 3,
 			Message: "tool mermaid-render runs \"mmdc\", which no Tool installs (and its install is not none): skills render-diagrams break where it is missing"},
+	},
+	{Code: CodeSkillMetadataInvalid, Severity: Warning, Spec: "§2.1", Area: AreaSkills,
+		Means:   "An Agent Skill's `metadata` is not a map of strings, or one of its values is a list or a map (the Agent Skills specification says string map). The key is not read; the skill is.",
+		Why:     "Hosts that follow the specification drop the value; the skill itself is still valid and must not be lost.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/skills/review-pr/SKILL.md", Line: 5, Message: "Agent Skill metadata \"tags\" must be a string (the Agent Skills specification says string map); the key is not read"},
+	},
+	{Code: CodeSkillResourceMissing, Severity: Warning, Spec: "§1.3", Area: AreaSkills,
+		Means:   "A relative link or path in a `SKILL.md` names a file of the skill's folder that does not exist.",
+		Why:     "The agent follows the link when it loads the skill and finds nothing.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/skills/review-pr/SKILL.md", Line: 13, Message: "review-pr links references/missing.md, which is not in the corpus (looked for plugins/review/skills/review-pr/references/missing.md)"},
+	},
+	{Code: CodeFrontMatterNotYAML, Severity: Warning, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A command's or subagent's front matter is not valid YAML (usually an unquoted colon in a one-line description); it is read line by line as `key: value`, as the hosts do.",
+		Why:     "Stricter readers (other hosts, linters) reject the file; quoting the value makes it portable.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/agents/triager.md", Line: 3, Message: "front matter is not valid YAML (mapping values are not allowed in this context); read line by line as key: value, as the hosts do"},
+	},
+	{Code: CodePluginInvalid, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A plugin manifest is not a JSON object, has no `name`, or its name is not kebab-case.",
+		Why:     "The host refuses to install the plugin; its skills become the package of nothing.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/Odd_One/.claude-plugin/plugin.json", Line: 2, Message: "plugin name \"Odd_One\" must be kebab-case (lower-case letters and digits separated by single hyphens)"},
+	},
+	{Code: CodePluginPathMissing, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A manifest key (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, `lspServers`, `apps`) names a path that does not exist.",
+		Why:     "The component the manifest promises is never loaded.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/.claude-plugin/plugin.json", Line: 5, Message: "manifest commands path \"extra-commands\" does not exist (looked for plugins/review/extra-commands)"},
+	},
+	{Code: CodeMarketplaceInvalid, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A marketplace file is not a JSON object, has no `name` or `plugins` list, or an entry has no name or no source.",
+		Why:     "An entry the host cannot read is a plugin nobody can install.",
+		Example: Example{Note: "Kept out of the example marketplace, whose file must stay readable to show the other codes. Covered by ingest/plugin/plugin_test.go (TestParseMarketplace)."},
+	},
+	{Code: CodePluginSourceMissing, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A marketplace entry's local source (a relative path, or `{source: local, path}`) is not a folder of the repository.",
+		Why:     "Installing the plugin from this marketplace fails.",
+		Example: Example{Corpus: HostExampleCorpus, File: ".claude-plugin/marketplace.json", Line: 17, Message: "plugin \"ghost\": local source \"./plugins/ghost\" holds no plugin (looked for plugins/ghost/)"},
+	},
+	{Code: CodePluginSourceRemote, Severity: Info, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A marketplace entry comes from a remote source (github, git, url, git-subdir, npm): it is recorded and never fetched.",
+		Why:     "Nothing of it is checked here; its own repository is where it is checked.",
+		Example: Example{Corpus: HostExampleCorpus, File: ".claude-plugin/marketplace.json", Line: 18, Message: "plugin \"far-away\" comes from a github source (example/far-away): recorded, never fetched"},
+	},
+	{Code: CodePluginDuplicate, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "Two entries of one marketplace have the same name.",
+		Why:     "The host installs one of them; which one is not the author's choice.",
+		Example: Example{Corpus: HostExampleCorpus, File: ".claude-plugin/marketplace.json", Line: 19, Message: "plugin \"review\" is listed twice (first at line 6); the host installs one of them"},
+	},
+	{Code: CodePluginUnlisted, Severity: Warning, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A plugin folder of a repository that has a marketplace is not listed by it.",
+		Why:     "Nobody can install it from here.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/Odd_One/.claude-plugin/plugin.json", Line: 1, Message: "plugin \"Odd_One\" (plugins/Odd_One) is not listed by the marketplace .claude-plugin/marketplace.json: nobody can install it from here"},
+	},
+	{Code: CodeAgentInvalid, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A subagent has no `name` or no `description` in its front matter.",
+		Why:     "The host delegates to a subagent by its description; without one it is never chosen.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/agents/silent.md", Line: 1, Message: "subagent has no description: the host delegates to an agent by its description"},
+	},
+	{Code: CodeHookInvalid, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A hooks file is not an object of events, an event does not hold a list of matcher groups, a group has no `hooks` list, or a command hook has no command.",
+		Why:     "The host skips the handler: the check it was meant to run never runs.",
+		Example: Example{Note: "Kept out of the example marketplace so that its hooks show the other codes. Covered by ingest/plugin/plugin_test.go (TestParseHooks)."},
+	},
+	{Code: CodeHookScriptMissing, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A `type: command` hook runs a script under `${CLAUDE_PLUGIN_ROOT}` that does not exist in the plugin.",
+		Why:     "The hook fails every time its event fires.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/hooks/hooks.json", Line: 19, Message: "Stop hook runs ${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh, which does not exist (looked for plugins/review/hooks/missing.sh)"},
+	},
+	{Code: CodeHookEventUnknown, Severity: Warning, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A hooks file names an event no host fires.",
+		Why:     "Its handlers never run; usually a typo of an event name.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/hooks/hooks.json", Line: 15, Message: "hook event \"BeforeCommit\" is not one the hosts fire: its handlers never run"},
+	},
+	{Code: CodeMcpConfigInvalid, Severity: Error, Spec: "§1.3", Area: AreaHosts,
+		Means:   "An MCP server declaration (`.mcp.json`, a manifest's `mcpServers`) is not an object, or a server has neither a command nor a url.",
+		Why:     "The host cannot start or reach the server; every tool of it is missing.",
+		Example: Example{Note: "Kept out of the example marketplace, whose servers must be readable to show the reference codes. Covered by ingest/plugin/plugin_test.go (TestParseMcpConfig)."},
+	},
+	{Code: CodeMcpToolsUnlisted, Severity: Info, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A declared MCP server has no tools/list snapshot (SPEC §2.5) in the corpus, so the tools it serves are not known.",
+		Why:     "References to its tools cannot be checked; add a snapshot under mcp/ to check them.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/.mcp.json", Line: 7, Message: "MCP server \"tracker\" has no tools/list snapshot in the corpus: the tools it serves are not known"},
+	},
+	{Code: CodeMcpServerUnknown, Severity: Warning, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A tool name `mcp__<server>__<tool>` in an `allowed-tools` or `tools` list names a server no `.mcp.json` or manifest of the repository declares.",
+		Why:     "The command or agent is granted a tool that does not exist here.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/commands/review.md", Line: 2, Message: "/review:review names mcp__jira__search, but no MCP server \"jira\" is declared"},
+	},
+	{Code: CodeMcpToolUnknown, Severity: Warning, Spec: "§1.3", Area: AreaHosts,
+		Means:   "A tool name `mcp__<server>__<tool>` names a declared server whose tools/list snapshot has no such tool.",
+		Why:     "The permission or delegation names a tool the server does not serve.",
+		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/commands/review.md", Line: 2, Message: "/review:review names mcp__github__delete_repo, but MCP server \"github\" serves no tool \"delete_repo\""},
 	}}

@@ -50,7 +50,14 @@ type File struct {
 	Contracts  []Contract
 	Servers    []McpServer
 	Scripts    []Script
-	Findings   []Finding
+	// Agent-host components (SPEC §1.3).
+	Plugins      []Plugin
+	Marketplaces []Marketplace
+	Commands     []Command
+	Agents       []Agent
+	Hooks        []Hook
+	McpConfigs   []McpConfig
+	Findings     []Finding
 }
 
 // RefLines records the 1-based line of each reference a record makes, by
@@ -110,6 +117,11 @@ type Skill struct {
 	BodyLines    int
 	// ShellBlocks are the 1-based lines of fenced sh/bash/console blocks.
 	ShellBlocks []int
+	// Plugin is the folder of the agent-host plugin that holds the skill
+	// ("" outside a plugin); Resources are the other files of an Agent
+	// Skill's folder, relative to the corpus root (SPEC §1.3).
+	Plugin    string
+	Resources []string
 }
 
 // Trigger is a tool-skill trigger tree (SPEC §2.1d): exactly one field set.
@@ -365,4 +377,99 @@ func (in Instance) DocIRI() string {
 		return in.IRIBase + in.Name + ".jsonld"
 	}
 	return "urn:skillgraph:" + in.Name
+}
+
+// Plugin is one agent-host plugin: a folder with a Claude Code or Codex
+// manifest, or a plugin a marketplace entry defines (SPEC §1.3).
+type Plugin struct {
+	Name        string
+	Folder      string // relative to the corpus root; "." for the root
+	Version     string
+	Description string
+	// Hosts are the agent hosts the folder is packaged for (claude-code,
+	// codex, cursor, gemini, kimi, …), sorted.
+	Hosts []string
+	// Manifest is the manifest file the plugin was read from ("" when a
+	// marketplace entry alone defines it).
+	Manifest string
+	Line     int
+}
+
+// MarketplaceEntry is one plugin a marketplace lists.
+type MarketplaceEntry struct {
+	Name string
+	// SourceKind is local, github, git, url, git-subdir or npm.
+	SourceKind string
+	// Source is the source as written: a path, a repository, a URL or a
+	// package name.
+	Source string
+	// Folder is a local source's folder relative to the corpus root.
+	Folder      string
+	Description string
+	Line        int
+}
+
+// Marketplace is one marketplace file (SPEC §1.3).
+type Marketplace struct {
+	Name    string
+	Owner   string
+	Entries []MarketplaceEntry
+	Line    int
+}
+
+// Command is one slash command (SPEC §1.3).
+type Command struct {
+	Name         string // /<plugin>:<stem>, or /<stem> in a project
+	Plugin       string // the plugin's folder, "" in a project
+	Package      string // the plugin's name, "" in a project
+	Description  string
+	ArgumentHint string
+	AllowedTools []string
+	Model        string
+	Line         int
+	// Refs are the lines of the allowed-tools entries.
+	Refs RefLines
+}
+
+// Agent is one subagent (SPEC §1.3).
+type Agent struct {
+	Name        string
+	Plugin      string // the plugin's folder, "" in a project
+	Package     string // the plugin's name, "" in a project
+	Description string
+	// Tools are the tools it may use; AllTools is true when it names none.
+	Tools    []string
+	AllTools bool
+	Model    string
+	Skills   []string
+	Line     int
+	// Refs are the lines of the tools and skills entries.
+	Refs RefLines
+}
+
+// Hook is one hook handler (SPEC §1.3).
+type Hook struct {
+	Plugin  string // the plugin's folder
+	Package string // the plugin's name
+	Event   string
+	Matcher string
+	Type    string // command, prompt, http, …
+	Command string
+	// Script is the file under the plugin the command runs, relative to
+	// the corpus root ("" when the command names none).
+	Script string
+	Line   int
+	Index  int // its place in the file, for its IRI
+}
+
+// McpConfig is one MCP server a plugin or project declares (SPEC §1.3).
+type McpConfig struct {
+	Name      string
+	Plugin    string // the plugin's folder, "" in a project
+	Package   string // the plugin's name, "" in a project
+	Transport string // stdio, http or sse
+	Command   string
+	Args      []string
+	URL       string
+	Line      int
 }

@@ -2,7 +2,11 @@ package skill
 
 import (
 	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -45,6 +49,7 @@ func (p *parser) agent() record.Skill {
 	if !p.fmOK() {
 		return s // the parse-error says it all; key rules would only add noise
 	}
+	p.resourceLinks(id)
 	p.agentName(id, name, nameLine)
 	p.agentDescription(id)
 	s.Compat = p.agentCompat(id)
@@ -131,7 +136,7 @@ func (p *parser) agentMetadata(id string) map[string]string {
 	}
 	v := deref(e.Val)
 	if v == nil || v.Kind != yaml.MappingNode {
-		p.add(record.CodeParseError, e.Line, id, "Agent Skill metadata must be a map of strings")
+		p.add(record.CodeSkillMetadataInvalid, e.Line, id, "Agent Skill metadata must be a map of strings; it is not read")
 		return nil
 	}
 	m, dups := entries(v, p.fm.Lines)
@@ -139,8 +144,10 @@ func (p *parser) agentMetadata(id string) map[string]string {
 	for _, me := range m.Entries {
 		s, isStr := scalar(me.Val)
 		if !isStr && !isNull(me.Val) {
-			p.add(record.CodeParseError, me.Line, id,
-				fmt.Sprintf("Agent Skill metadata %q must be a string", me.Name))
+			// A spec violation the hosts tolerate: a warning on the key,
+			// the skill is read (issue #21).
+			p.add(record.CodeSkillMetadataInvalid, me.Line, id,
+				fmt.Sprintf("Agent Skill metadata %q must be a string (the Agent Skills specification says string map); the key is not read", me.Name))
 			continue
 		}
 		out[me.Name] = s
@@ -155,4 +162,63 @@ func (p *parser) agentMetadata(id string) map[string]string {
 func isScalar(n *yaml.Node) bool {
 	n = deref(n)
 	return n != nil && n.Kind == yaml.ScalarNode
+}
+
+// linkRE finds markdown link targets: [text](target).
+var linkRE = regexp.MustCompile(`\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)`)
+
+// resourceLinks reports each relative link of the body that names a file
+// missing from the corpus (skill-resource-missing, SPEC §1.3): the agent
+// follows it when it loads the skill. Links inside code fences, absolute
+// URLs, anchors and paths that leave the corpus are not checked.
+func (p *parser) resourceLinks(id string) {
+	if p.opt.Exists == nil {
+		return
+	}
+	dir := path.Dir(p.path)
+	inFence := false
+	reported := 0
+	for i, line := range p.bodyLines() {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || !strings.Contains(line, "](") {
+			continue
+		}
+		for _, m := range linkRE.FindAllStringSubmatch(line, -1) {
+			// The hosts' variables name the skill's and the plugin's folder.
+			target := strings.ReplaceAll(m[1], "${CLAUDE_SKILL_DIR}", ".")
+			if p.opt.Plugin != "" {
+				if rel, err := relPath(dir, p.opt.Plugin); err == nil {
+					target = strings.ReplaceAll(target, "${CLAUDE_PLUGIN_ROOT}", rel)
+				}
+			}
+			if strings.Contains(target, "${") || strings.Contains(target, ":") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
+				continue // a URL, mailto:, an anchor, or host-absolute
+			}
+			target, _, _ = strings.Cut(target, "#")
+			target, _, _ = strings.Cut(target, "?")
+			if u, err := url.PathUnescape(target); err == nil {
+				target = u
+			}
+			rel := path.Join(dir, target)
+			if target == "" || rel == ".." || strings.HasPrefix(rel, "../") || p.opt.Exists(rel) {
+				continue
+			}
+			if reported++; reported > 100 {
+				return // a bound on one file's findings
+			}
+			p.add(record.CodeSkillResourceMissing, p.fm.BodyIdx+i+1, id,
+				fmt.Sprintf("%s links %s, which is not in the corpus (looked for %s)", id, target, rel))
+		}
+	}
+}
+
+// relPath is the slash path from folder dir to folder to (both relative
+// to the corpus root).
+func relPath(dir, to string) (string, error) {
+	r, err := filepath.Rel(filepath.FromSlash(dir), filepath.FromSlash(to))
+	return filepath.ToSlash(r), err
 }

@@ -115,8 +115,8 @@ func TestAgent(t *testing.T) {
 		{"long description", "s/pdf/SKILL.md", md("---", "name: pdf", "description: "+long(1025), "---"), "pdf", []want{E("agent-skill-description-invalid", 3)}},
 		{"1024 runes ok", "s/pdf/SKILL.md", md("---", "name: pdf", "description: "+strings.Repeat("é", 1024), "---"), "pdf", nil},
 		{"long compatibility", "s/pdf/SKILL.md", md("---", "name: pdf", "description: d", "compatibility: "+long(501), "---"), "pdf", []want{E("parse-error", 4)}},
-		{"metadata not map", "s/pdf/SKILL.md", md("---", "name: pdf", "description: d", "metadata: x", "---"), "pdf", []want{E("parse-error", 4)}},
-		{"metadata nested", "s/pdf/SKILL.md", md("---", "name: pdf", "description: d", "metadata:", "  a: [1]", "  b: ok", "---"), "pdf", []want{E("parse-error", 5)}},
+		{"metadata not map", "s/pdf/SKILL.md", md("---", "name: pdf", "description: d", "metadata: x", "---"), "pdf", []want{W("skill-metadata-invalid", 4)}},
+		{"metadata nested", "s/pdf/SKILL.md", md("---", "name: pdf", "description: d", "metadata:", "  a: [1]", "  b: ok", "---"), "pdf", []want{W("skill-metadata-invalid", 5)}},
 		{"unknown keys", "s/pdf/SKILL.md", md("---", "name: pdf", "model: opus", "description: d", "user-invocable: true", "---"), "pdf", []want{W("skill-unknown-key", 3), W("skill-unknown-key", 5)}},
 	}
 	for _, c := range cases {

@@ -23,6 +23,10 @@ type Options struct {
 	// Exists reports whether a slash path relative to the corpus root exists
 	// (for includes:); nil means every include is assumed missing.
 	Exists func(rel string) bool
+	// Plugin is the plugin folder that holds the skill, "" outside one;
+	// Resources are an Agent Skill's other files (SPEC §1.3).
+	Plugin    string
+	Resources []string
 }
 
 // Flavours of a skill file, as recorded in record.Skill.Flavour.
@@ -202,6 +206,8 @@ func (p *parser) base(id, flavour string) record.Skill {
 		Line:        1,
 		BodyLines:   countLines(p.bodyLines()),
 		ShellBlocks: p.body.shellLines(),
+		Plugin:      p.opt.Plugin,
+		Resources:   p.opt.Resources,
 	}
 	s.Name, _ = scalarOf(p.fm.Root, "name")
 	s.Description, _ = scalarOf(p.fm.Root, "description")

@@ -1,0 +1,3 @@
+#!/bin/sh
+# data only: skillgraph never runs a corpus file
+exit 0
