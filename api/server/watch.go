@@ -13,6 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/skillgraph/skillgraph/ingest/discover"
+	"github.com/skillgraph/skillgraph/ingest/format"
 )
 
 // WatchOptions bound how long an edit waits before it is re-ingested.
@@ -32,12 +33,6 @@ const (
 	DefaultDebounce = 20 * time.Millisecond
 	DefaultMaxWait  = 100 * time.Millisecond
 )
-
-// readExts are the extensions of every file a parser reads (discover's
-// classify, the declaration, vocabularies, manifests): events for any other
-// file (an editor's swap or backup file, an image) start no ingest.
-var readExts = map[string]bool{".md": true, ".json": true, ".yaml": true, ".yml": true,
-	".bpmn": true, ".bpmn2": true, ".ts": true, ".mts": true, ".cts": true, ".js": true, ".mjs": true, ".cjs": true, ".tsx": true}
 
 // Watch registers every directory under the corpora, then re-ingests the
 // files that change, until ctx ends. It returns once the directories are
@@ -142,10 +137,10 @@ func (s *Service) relevant(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 			return true
 		}
 	}
-	if strings.HasSuffix(name, ".d.ts") {
-		return false
-	}
-	if readExts[strings.ToLower(filepath.Ext(name))] {
+	// The format table says which files a reader reads or follows:
+	// events for any other file (an editor's swap or backup file, an
+	// image) start no ingest.
+	if format.IsWatched(name) {
 		return true
 	}
 	// A removed or renamed directory has no extension to go by; a removed

@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/format"
 )
 
 // TestWatchIgnoresFilesNoParserReads: events for editor swap and backup
@@ -55,5 +57,32 @@ func TestWatchIgnoresFilesNoParserReads(t *testing.T) {
 	}
 	if !slices.Contains(w.WatchList(), filepath.Join(dir, "newdir")) {
 		t.Fatal("a new directory is not watched")
+	}
+}
+
+// TestWatchAgreesWithFormatTable: a write to a file of every extension and
+// name the format table reads starts an ingest (the watcher kept its own
+// list of extensions before the table, which drifted from discovery's).
+func TestWatchAgreesWithFormatTable(t *testing.T) {
+	dir := t.TempDir()
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	s := NewService(nil, []string{dir}, ingest.Options{}, nil, nil)
+	exts, names := format.Watched()
+	for _, n := range append(names, "plugins/p/.claude-plugin/plugin.json", "plugins/p/hooks/hooks.json") {
+		exts = append(exts, "/"+n)
+	}
+	for _, e := range exts {
+		name := "f" + e
+		if strings.HasPrefix(e, "/") {
+			name = e[1:]
+		}
+		ev := fsnotify.Event{Name: filepath.Join(dir, filepath.FromSlash(name)), Op: fsnotify.Write}
+		if !s.relevant(w, ev) {
+			t.Errorf("a write to %s starts no ingest, but the format table reads it", name)
+		}
 	}
 }

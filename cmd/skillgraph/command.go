@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/format"
 	"io"
 	"strings"
 )
@@ -129,8 +130,19 @@ func writeUsage(w io.Writer) {
 Stores: memory, bbolt:PATH (default for ingest: `+"bbolt:./.skillgraph/graph.db"+`), postgres:DSN.
 With --corpus and no --store, check, coverage and query use an in-memory store.
 Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
-Run 'skillgraph help VERB' (or 'skillgraph VERB --help') for a verb's arguments and flags.
+Run 'skillgraph help VERB' (or 'skillgraph VERB --help') for a verb's arguments and flags,
+'skillgraph help formats' for the files skillgraph reads.
 `)
+}
+
+// writeFormats lists the input formats, from the one format table.
+func writeFormats(w io.Writer) {
+	fmt.Fprint(w, "Input formats (a file is read as the first that matches where it lives):\n\n")
+	for _, f := range format.Formats {
+		fmt.Fprintf(w, "  %-12s %s\n", f.Kind, f.Where)
+	}
+	exts, names := format.Watched()
+	fmt.Fprintf(w, "\nExtensions read: %s\nFile names read: %s\n", strings.Join(exts, " "), strings.Join(names, " "))
 }
 
 // wantArgs is a usage error unless exactly n positional arguments were given.

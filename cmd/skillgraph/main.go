@@ -66,6 +66,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			writeUsage(stdout)
 			return nil
 		}
+		if rest[0] == "formats" {
+			writeFormats(stdout)
+			return nil
+		}
 		cmd := lookup(rest[0])
 		if cmd == nil {
 			fmt.Fprintf(stderr, "skillgraph help: unknown command %q\n\n", rest[0])
