@@ -34,6 +34,7 @@ type types struct {
 	selection, toolSkill, contract, triage    *graphql.Object
 	tieredSkill, tier, coverage, reach, group *graphql.Object
 	alternatives, instance, source            *graphql.Object
+	plugin, command, agent, hook, mcpServer   *graphql.Object
 }
 
 // NewSchema builds the schema.
@@ -48,6 +49,11 @@ func NewSchema() (*Schema, error) {
 	t.toolSkill = toolSkillType(t)
 	t.contract = contractType()
 	t.triage = triageType()
+	t.plugin = pluginType(t)
+	t.command = commandType(t)
+	t.agent = agentType(t)
+	t.hook = hookType(t)
+	t.mcpServer = mcpServerType(t)
 	t.skill = skillType(t)
 	t.tool = toolType(t)
 	t.step = stepType(t)
