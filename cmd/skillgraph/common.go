@@ -33,6 +33,9 @@ type common struct {
 	// found is each corpus as discovery saw it (requireContent fills it):
 	// reports that locate files outside their corpus (SARIF) need the roots.
 	found []sarifCorpus
+	// allowEmpty leaves a corpus folder that holds nothing out of the
+	// ingest instead of failing (a diff's base, see requireContent).
+	allowEmpty bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -85,6 +88,8 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 		if err := c.requireContent(); err != nil {
 			return nil, err
 		}
+	}
+	if len(c.corpora) > 0 {
 		opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
 		if progress {
 			opt.Progress = progressBar(stderr)
