@@ -20,7 +20,8 @@ var diffCommand = &command{
 		"--fail-on lists what makes the exit 1: uncovered (a skill lost its Tools), contradicted, not-reachable " +
 		"(a covered skill nothing reaches), unreachable (Tools), alternatives (a group lost), findings (new ones at " +
 		"--findings or worse), workflows (a process's workflow coverage down); all (default) or none. " +
-		"Markdown is a pull-request comment.",
+		"Findings match by code, subject and the references they name, not file and line: one found in another file is listed as moved, never worse. " +
+		"A --base folder that holds nothing means everything is new. Markdown is a pull-request comment.",
 	values: map[string][]string{"format": {"text", "json", "markdown"}, "fail-on": {"all", "none", "uncovered", "contradicted", "not-reachable", "unreachable", "alternatives", "findings", "workflows"},
 		"findings": {"error", "warning", "info"}},
 	setup: setupDiff,
