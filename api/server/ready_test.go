@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -122,4 +123,41 @@ func TestReadyOnlyOnceTheCorpusIsServed(t *testing.T) {
 			t.Fatalf("after a failed first ingest: %d %+v, want 503 saying why", code, rd)
 		}
 	})
+}
+
+// TestReplicaOnAnEmptyStoreIsNotReady: a read-only replica over a store
+// that holds no version (nothing was ever ingested into it: a typo'd or not
+// yet written database) says 503, naming the store, rather than ready at
+// version 0 with an empty graph; once a writer commits, it is ready.
+func TestReplicaOnAnEmptyStoreIsNotReady(t *testing.T) {
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	schema, err := api.NewSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica := server.NewService(st, nil, ingest.Options{}, nil, nil)
+	srv := httptest.NewServer(server.Handler(replica, schema, server.DefaultConfig(), nil, nil))
+	defer srv.Close()
+	if _, err := replica.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	code, rd := getReady(t, srv.URL)
+	if code != http.StatusServiceUnavailable || rd.Ready || !strings.Contains(rd.Reason, "memory") || !strings.Contains(rd.Reason, "no graph version") {
+		t.Fatalf("replica on an empty store: %d %+v, want 503 naming the store and saying it holds no version", code, rd)
+	}
+	writer := server.NewService(st, []string{copyTree(t, testCorpus)}, ingest.Options{}, nil, nil)
+	if _, err := writer.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replica.Refresh(ctx); err != nil { // what Poll does
+		t.Fatal(err)
+	}
+	if code, rd := getReady(t, srv.URL); code != http.StatusOK || !rd.Ready || rd.Version < 1 {
+		t.Fatalf("replica after the writer's first commit: %d %+v, want 200", code, rd)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -112,6 +113,8 @@ func (s *Service) Readiness() Readiness {
 	case r.Ready && !r.Durable:
 		r.Reason = fmt.Sprintf("the answers are from the converted corpus; the store write is running (version %d once committed)", snap.Version)
 	case r.Ready:
+	case len(s.corpora) == 0:
+		r.Reason = fmt.Sprintf("the store %s holds no graph version yet (nothing was ever ingested into it); a replica is ready once a writer commits one", redactedStore(s.store.URL()))
 	case s.ingestErr.Load() != nil:
 		r.Reason = "the first ingest of the corpus failed: " + *s.ingestErr.Load()
 	default:
@@ -242,9 +245,12 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 	if s.metrics != nil {
 		s.metrics.snapshotBuild.Observe(time.Since(start).Seconds())
 	}
-	// A replica serves whatever the store holds; a writer's warm store
-	// (a graph already committed) is served at once, before its re-ingest.
-	if len(s.corpora) == 0 || snap.Version > 0 {
+	// A writer's warm store (a graph already committed) is served at once,
+	// before its re-ingest. A replica is ready once the store holds a
+	// version: at version 0 nothing was ever ingested into it, and an empty
+	// graph answered as ready is a typo'd or not yet written store passing
+	// for a corpus with nothing wrong (issue 23.3).
+	if snap.Version > 0 {
 		s.markServed()
 	}
 	s.log.Info("snapshot served", "version", snap.Version, "skills", len(snap.Skills), "tools", len(snap.Tools),
@@ -572,4 +578,19 @@ func (s *Service) Poll(ctx context.Context, every time.Duration) {
 			}
 		}
 	}
+}
+
+// redactedStore is a store URL fit for /readyz, which anyone may read: a
+// DSN's password is replaced by "xxxxx" (postgres:postgres://u:pw@host/db).
+func redactedStore(store string) string {
+	i := strings.Index(store, "://")
+	if i < 0 {
+		return store
+	}
+	start := strings.LastIndexByte(store[:i], ':') + 1 // after "postgres:", or 0
+	u, err := url.Parse(store[start:])
+	if err != nil {
+		return store[:start] + "(an unparsable URL)"
+	}
+	return store[:start] + u.Redacted()
 }

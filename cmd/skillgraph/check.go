@@ -27,7 +27,8 @@ var checkCommand = &command{
 	summary: "The CI gate: print the findings and exit 1 when one is at least as severe as --fail-on.",
 	about: "Text is for people, json is the stable machine shape (file relative to its corpus root), sarif is SARIF 2.1.0 " +
 		"for GitHub code scanning (locations relative to the git work tree, or the working directory, so they name files of the checkout). " +
-		"A corpus in which nothing is found is an error (exit 2). --explain CODE prints a code's entry of the finding registry.",
+		"A corpus in which nothing is found is an error (exit 2), as is a --store (without --corpus) that does not exist or holds no graph. " +
+		"--explain CODE prints a code's entry of the finding registry.",
 	values: map[string][]string{"format": {"text", "json", "sarif"}, "fail-on": {"error", "warning", "info"}},
 	setup:  setupCheck,
 }

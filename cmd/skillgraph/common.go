@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -33,6 +36,9 @@ type common struct {
 	// found is each corpus as discovery saw it (requireContent fills it):
 	// reports that locate files outside their corpus (SARIF) need the roots.
 	found []sarifCorpus
+	// allowEmpty leaves a corpus folder that holds nothing out of the
+	// ingest instead of failing (a diff's base, see requireContent).
+	allowEmpty bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -76,7 +82,11 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 	if len(c.corpora) == 0 && c.store == "" {
 		return nil, fmt.Errorf("give --corpus DIR, or --store URL of an existing store")
 	}
-	st, err := graph.Open(ctx, url)
+	open := graph.Open
+	if len(c.corpora) == 0 { // only read: the store must be there
+		open = openToRead
+	}
+	st, err := open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +95,8 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 		if err := c.requireContent(); err != nil {
 			return nil, err
 		}
+	}
+	if len(c.corpora) > 0 {
 		opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
 		if progress {
 			opt.Progress = progressBar(stderr)
@@ -110,4 +122,64 @@ func progressBar(stderr io.Writer) func(done, total int) {
 		}
 		_ = bar.Set(done)
 	}
+}
+
+// openToRead opens the store a reading command reads (check, query,
+// coverage, export with --store and no --corpus; serve --read-only). It
+// must exist and hold a graph version: graph.Open creates what is missing,
+// so without these checks a typo'd --store answered an empty graph with
+// exit 0, a CI gate that passes while checking nothing (issue 23.3). Only
+// ingest, import and serve --corpus create a store.
+func openToRead(ctx context.Context, url string) (*graph.Store, error) {
+	if err := storeExists(url); err != nil {
+		return nil, err
+	}
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	v, err := st.Version(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("store %s: %w", url, err)
+	}
+	if v == 0 {
+		st.Close()
+		return nil, errNoVersion(url)
+	}
+	return st, nil
+}
+
+// storeExists fails for a bbolt store whose directory is missing or empty,
+// before graph.Open would create it. Other backends are checked by their
+// version once open (a database can only be asked).
+func storeExists(url string) error {
+	kind, path, _ := strings.Cut(url, ":")
+	if kind != "bbolt" || path == "" {
+		return nil // graph.Open reports a bbolt URL without a path
+	}
+	abs, _ := filepath.Abs(path)
+	entries, err := os.ReadDir(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("store %s: no such store (looked for the directory %s); reading commands never create one: "+
+			"`skillgraph ingest --corpus DIR --store %s` or `skillgraph import` does", url, abs, url)
+	case err != nil:
+		return fmt.Errorf("store %s: %w", url, err)
+	case len(entries) == 0:
+		return fmt.Errorf("store %s: %s is an empty directory, not a store; reading commands never create one: "+
+			"`skillgraph ingest --corpus DIR --store %s` or `skillgraph import` does", url, abs, url)
+	}
+	return nil
+}
+
+// errNoVersion is the error for a store that must be read and holds no
+// graph version: nothing was ever ingested or imported into it.
+func errNoVersion(url string) error {
+	if url == "memory" || url == "mem" {
+		return fmt.Errorf("store %s holds no graph: a memory store starts empty in every process; give --corpus DIR, "+
+			"or --store bbolt:PATH or postgres:DSN of a store something was ingested into", url)
+	}
+	return fmt.Errorf("store %s holds no graph (version 0): nothing was ever ingested or imported into it; "+
+		"`skillgraph ingest --corpus DIR --store %s` or `skillgraph import` fills it", url, url)
 }

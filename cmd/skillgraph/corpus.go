@@ -30,8 +30,19 @@ var contentKinds = map[string]bool{
 // directory that is missing, a broken declaration; not file-not-read, which
 // is info) goes on, so the gate
 // prints those findings and fails on them.
+//
+// With c.allowEmpty (a diff's base: a corpus that does not exist yet), a
+// folder that holds nothing is left out of the ingest instead, so its
+// snapshot is empty and everything in the change is new; a missing path
+// is still an error.
 func (c *common) requireContent() error {
-	for _, root := range c.corpora {
+	var kept corpusFlag
+	defer func() {
+		if c.allowEmpty {
+			c.corpora = kept
+		}
+	}()
+	for arg, root := range c.corpora {
 		abs, _ := filepath.Abs(root)
 		switch st, err := os.Stat(abs); {
 		case errors.Is(err, fs.ErrNotExist):
@@ -58,17 +69,21 @@ func (c *common) requireContent() error {
 				empty = err
 			} else if err == nil {
 				empty = nil
-				found = append(found, sarifCorpus{Instance: corpus.Instance.Name, Root: corpus.Root})
+				found = append(found, sarifCorpus{Instance: corpus.Instance.Name, Root: corpus.Root, Arg: arg})
 			}
 			corpus.Close()
 		}
 		if len(found) == 0 {
+			if c.allowEmpty {
+				continue
+			}
 			if empty == nil {
 				empty = fmt.Errorf("nothing found in corpus %s (%s): no instance in it", root, abs)
 			}
 			return empty
 		}
 		c.found = append(c.found, found...)
+		kept = append(kept, root)
 	}
 	return nil
 }

@@ -20,7 +20,8 @@ var diffCommand = &command{
 		"--fail-on lists what makes the exit 1: uncovered (a skill lost its Tools), contradicted, not-reachable " +
 		"(a covered skill nothing reaches), unreachable (Tools), alternatives (a group lost), findings (new ones at " +
 		"--findings or worse), workflows (a process's workflow coverage down); all (default) or none. " +
-		"Markdown is a pull-request comment.",
+		"Findings match by code, subject and the references they name, not file and line: one found in another file is listed as moved, never worse. " +
+		"A --base folder that holds nothing means everything is new. Markdown is a pull-request comment.",
 	values: map[string][]string{"format": {"text", "json", "markdown"}, "fail-on": {"all", "none", "uncovered", "contradicted", "not-reachable", "unreachable", "alternatives", "findings", "workflows"},
 		"findings": {"error", "warning", "info"}},
 	setup: setupDiff,
@@ -59,7 +60,9 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		if sev.Rank() == 0 {
 			return usageError{"diff", fmt.Sprintf("--findings must be error, warning or info, not %q", *minSev)}
 		}
-		base := common{corpora: bases, maxSize: head.maxSize, verbose: head.verbose}
+		// A base folder that holds nothing is a corpus that did not exist
+		// before the change: everything in the change is new.
+		base := common{corpora: bases, maxSize: head.maxSize, verbose: head.verbose, allowEmpty: true}
 		before, err := base.snapshot(ctx, "memory", stderr, false)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
@@ -68,13 +71,7 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		rename := map[string]string{}
-		for i, b := range base.found {
-			if b.Instance != head.found[i].Instance {
-				rename[b.Instance] = head.found[i].Instance
-			}
-		}
-		r := diff.Compare(before, after, diff.Options{Rename: rename})
+		r := diff.Compare(before, after, diff.Options{Rename: renames(base.found, head.found)})
 		var worse []diff.Category
 		for _, c := range r.Worse(sev) {
 			if failing[c] {
@@ -109,4 +106,28 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// renames maps each base instance onto the change's instance found in the
+// same place: the same --base/--corpus pair, the same position among that
+// corpus's instances. A base checked out under another folder name has
+// another default instance name; an empty base (left out) maps nothing.
+func renames(base, head []sarifCorpus) map[string]string {
+	type place struct{ arg, n int }
+	at := func(found []sarifCorpus) map[place]string {
+		m, n := map[place]string{}, map[int]int{}
+		for _, f := range found {
+			m[place{f.Arg, n[f.Arg]}] = f.Instance
+			n[f.Arg]++
+		}
+		return m
+	}
+	heads := at(head)
+	out := map[string]string{}
+	for p, b := range at(base) {
+		if h, ok := heads[p]; ok && h != b {
+			out[b] = h
+		}
+	}
+	return out
 }

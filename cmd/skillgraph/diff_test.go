@@ -73,9 +73,60 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("json: exit %d, %+v, %v", code, r, err)
 	}
 	for _, bad := range [][]string{{"diff", "--corpus", head}, {"diff", "--base", head, "--base", head, "--corpus", head},
-		{"diff", "--base", head, "--corpus", head, "--fail-on", "typo"}, {"diff", "--base", t.TempDir(), "--corpus", head}} {
+		{"diff", "--base", head, "--corpus", head, "--fail-on", "typo"}, {"diff", "--base", filepath.Join(t.TempDir(), "typo"), "--corpus", head}} {
 		if _, errs, code := runCLI(t, bad...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", bad, code, errs)
 		}
+	}
+}
+
+// TestDiffMovesAndEmptyBase: a renamed Tool file moves its findings (exit
+// 0, listed as moves, in the JSON with where they were), and a base folder
+// that holds nothing (the corpus is new) makes everything in the change new
+// instead of exit 2 (issue 23.4).
+func TestDiffMovesAndEmptyBase(t *testing.T) {
+	renamed := copyTree(t, exampleCorpus)
+	if err := os.Rename(filepath.Join(renamed, "tools", "fact-check.json"), filepath.Join(renamed, "tools", "claims.json")); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "diff", "--base", exampleCorpus, "--corpus", renamed)
+	if code != 0 || !strings.Contains(out, "no answer got worse") || !strings.Contains(out, "Moved findings (") ||
+		!strings.Contains(out, "tools/fact-check.json:3 → tools/claims.json:3: error contract-required-missing") || strings.Contains(out, "New findings") {
+		t.Errorf("a renamed Tool file: exit %d, want 0 with its findings moved; stderr %s\n%s", code, errs, out)
+	}
+	out, _, code = runCLI(t, "diff", "--base", exampleCorpus, "--corpus", renamed, "--format", "json")
+	var r struct {
+		New   []map[string]any `json:"newFindings"`
+		Fixed []map[string]any `json:"fixedFindings"`
+		Moved []struct {
+			Code     string `json:"code"`
+			File     string `json:"file"`
+			Line     int    `json:"line"`
+			FromFile string `json:"fromFile"`
+			FromLine int    `json:"fromLine"`
+		} `json:"movedFindings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || len(r.New)+len(r.Fixed) != 0 || len(r.Moved) == 0 {
+		t.Fatalf("json: exit %d, %d new, %d fixed, %d moved, %v", code, len(r.New), len(r.Fixed), len(r.Moved), err)
+	}
+	for _, m := range r.Moved {
+		if m.FromFile != "tools/fact-check.json" || m.File != "tools/claims.json" || m.Line == 0 || m.FromLine == 0 {
+			t.Errorf("move %+v: want tools/fact-check.json → tools/claims.json with lines", m)
+		}
+	}
+
+	empty := t.TempDir()
+	out, errs, code = runCLI(t, "diff", "--base", empty, "--corpus", exampleCorpus, "--format", "json")
+	var all struct {
+		Before struct{ Skills, Errors int }
+		After  struct{ Skills, Errors int }
+		Added  []string          `json:"addedSkills"`
+		New    []json.RawMessage `json:"newFindings"`
+	}
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatalf("an empty base: exit %d, stderr %s, %v\n%s", code, errs, err, out)
+	}
+	if code != 1 || all.Before.Skills != 0 || all.After.Skills == 0 || len(all.Added) != all.After.Skills || all.After.Errors == 0 || len(all.New) == 0 {
+		t.Errorf("an empty base: exit %d, %+v; want everything new, exit 1 for the new errors", code, all)
 	}
 }

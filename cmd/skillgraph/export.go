@@ -41,7 +41,11 @@ func setupExport(fs *flag.FlagSet) runFunc {
 			def = "memory"
 		}
 		url := c.storeURL(def)
-		st, err := graph.Open(ctx, url)
+		open := graph.Open
+		if len(c.corpora) == 0 { // only read: the store must be there
+			open = openToRead
+		}
+		st, err := open(ctx, url)
 		if err != nil {
 			return err
 		}

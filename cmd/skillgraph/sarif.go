@@ -34,6 +34,7 @@ const (
 type sarifCorpus struct {
 	Instance string // instance name its findings carry
 	Root     string // absolute directory
+	Arg      int    // which --corpus (0-based) it was found under
 }
 
 // sarifInput is everything one SARIF log is made of.

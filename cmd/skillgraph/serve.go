@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/skillgraph/skillgraph/api"
@@ -31,8 +32,9 @@ var serveCommand = &command{
 	name:    "serve",
 	args:    "--corpus DIR [--store URL] [--addr HOST:PORT] [--watch] | --read-only --store URL",
 	summary: "Serve GraphQL, the export and the triage page, ingesting the corpora (and watching them) or following a store.",
-	about:   "/healthz is liveness; /readyz is 200 once the given corpus is served (\"durable\": false while a cold start's store write runs). Mutations need SKILLGRAPH_TOKEN.",
-	setup:   setupServe,
+	about: "/healthz is liveness; /readyz is 200 once the given corpus is served (\"durable\": false while a cold start's store write runs), " +
+		"for a --read-only replica once its store holds a graph version (a missing or empty bbolt store is exit 2). Mutations need SKILLGRAPH_TOKEN.",
+	setup: setupServe,
 }
 
 // setupServe registers the flags of `skillgraph serve`.
@@ -55,11 +57,22 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			}
 		}
 		log := slog.New(slog.NewTextHandler(stderr, nil))
+		if *readOnly {
+			// A replica never creates its store (issue 23.3).
+			if err := storeExists(url); err != nil {
+				return err
+			}
+		}
 		st, err := graph.Open(ctx, url)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
+		if *readOnly {
+			if err := replicaStoreHasVersion(ctx, st, log); err != nil {
+				return err
+			}
+		}
 		metrics := server.NewMetrics()
 		corpora := []string(c.corpora)
 		if *readOnly {
@@ -123,4 +136,27 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		log.Info("shutting down")
 		return srv.Shutdown(shutdown)
 	}
+}
+
+// replicaStoreHasVersion fails a replica whose store holds no graph
+// version and never will: bbolt and memory have one process, the replica,
+// so no writer can fill them. A shared database (PostgreSQL, CockroachDB)
+// may get its first version from a writer starting alongside
+// (docs/postgres.md): the replica starts, not ready, and /readyz says the
+// store holds no version until one is committed.
+func replicaStoreHasVersion(ctx context.Context, st *graph.Store, log *slog.Logger) error {
+	v, err := st.Version(ctx)
+	if err != nil {
+		return fmt.Errorf("store %s: %w", st.URL(), err)
+	}
+	if v > 0 {
+		return nil
+	}
+	kind, _, _ := strings.Cut(st.URL(), ":")
+	switch kind {
+	case "postgres", "postgresql", "cockroach":
+		log.Warn("the store holds no graph version yet; not ready until a writer commits one", "store", st.URL())
+		return nil
+	}
+	return errNoVersion(st.URL())
 }

@@ -8,6 +8,7 @@ package diff
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -35,15 +36,26 @@ func Categories() []Category {
 	return []Category{Uncovered, Contradicted, NotReachable, Unreachable, AlternativesCat, Findings, Workflows}
 }
 
-// Finding is a finding as the diff names it: no line, because a finding that
-// only moved is neither new nor fixed.
+// Finding is a finding as the diff reports it, where the snapshot it comes
+// from has it. Its file and line are not its identity (findingKey is): a
+// finding that only moved is neither new nor fixed.
 type Finding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	File     string `json:"file"`
 	Line     int    `json:"line"` // in the snapshot it comes from
 	Message  string `json:"message"`
+	Subject  string `json:"subject,omitempty"`
 	Instance string `json:"instance,omitempty"`
+}
+
+// Move is a finding of the base that the change has in another file: the
+// finding as the change has it, and where (and how worded) the base had it.
+type Move struct {
+	Finding
+	FromFile    string `json:"fromFile"`
+	FromLine    int    `json:"fromLine"`
+	FromMessage string `json:"fromMessage,omitempty"` // the base's wording, when it differs
 }
 
 // Group is an alternative group: Tools substitutable for one skill.
@@ -108,6 +120,10 @@ type Report struct {
 
 	NewFindings   []Finding `json:"newFindings"`
 	FixedFindings []Finding `json:"fixedFindings"`
+	// MovedFindings are findings of the base found again in another file
+	// of the change (a Tool moved to another file, a JSON Tool rewritten as
+	// a TypeScript module): neither new nor fixed, and never worse.
+	MovedFindings []Move `json:"movedFindings"`
 
 	Workflows []Workflow `json:"workflows"` // only processes whose coverage changed, worst first
 }
@@ -183,7 +199,7 @@ func Compare(base, head *queries.Snapshot, opt Options) *Report {
 		r.AlternativesLost = append(r.AlternativesLost, bg[k])
 	}
 
-	r.NewFindings, r.FixedFindings = findingChanges(base, head, bk, hk)
+	r.NewFindings, r.FixedFindings, r.MovedFindings = findingChanges(base, head, bk, hk)
 	r.Workflows = workflowChanges(base, head)
 
 	for _, l := range []*[]string{&r.NewlyCovered, &r.NewlyUncovered, &r.NewlyContradicted, &r.NoLongerContradicted,
@@ -298,58 +314,106 @@ func added[V any](a, b map[string]V) []string {
 	return out
 }
 
-// findingChanges matches findings as multisets by instance, code, file and
-// message: an unrelated edit that moves a finding to another line changes
-// nothing, and two equal findings fixed to one is one fixed.
-func findingChanges(base, head *queries.Snapshot, bk, hk keyer) (news, fixed []Finding) {
-	key := func(k keyer, f queries.Finding) string {
-		return strings.Join([]string{k.name(f.Instance), f.Code, f.File, f.Message}, "\x00")
+// quoted is a quoted string of a finding's message: the references a
+// finding names ("foo" in `satisfies "foo", which is no skill`).
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// findingKey is a finding's identity across the base and the change (see
+// docs/decisions.md, "diff matches findings by what they are about"): the
+// instance, code and severity, then what the finding is about. A finding on
+// a node is its subject (the IRI's fragment, so a base checked out under
+// another folder name, whose document IRI differs, still matches) and the
+// references its message quotes; not its file or line, so moving a Tool to
+// another file, or a JSON file to a TypeScript module, moves its findings.
+// A finding on no node (a file or a folder: file-not-read,
+// directory-missing) is its file and message.
+func findingKey(k keyer, f queries.Finding) string {
+	parts := []string{k.name(f.Instance), f.Code, string(f.Severity)}
+	if f.Subject == "" {
+		return strings.Join(append(parts, "file", f.File, f.Message), "\x00")
 	}
+	subject := f.Subject
+	if i := strings.LastIndexByte(subject, '#'); i >= 0 {
+		subject = subject[i+1:]
+	}
+	parts = append(parts, "subject", subject)
+	parts = append(parts, quoted.FindAllString(f.Message, -1)...)
+	return strings.Join(parts, "\x00")
+}
+
+// findingChanges matches findings as multisets by findingKey: two equal
+// findings fixed to one is one fixed. Among the findings of one key, those
+// in the same file pair first (an edit that shifts lines changes nothing);
+// the rest pair in order, each a move from its base file to its file in
+// the change.
+func findingChanges(base, head *queries.Snapshot, bk, hk keyer) (news, fixed []Finding, moved []Move) {
 	conv := func(k keyer, f queries.Finding) Finding {
-		return Finding{Code: f.Code, Severity: string(f.Severity), File: f.File, Line: f.Line, Message: f.Message, Instance: k.name(f.Instance)}
+		return Finding{Code: f.Code, Severity: string(f.Severity), File: f.File, Line: f.Line, Message: f.Message,
+			Subject: f.Subject, Instance: k.name(f.Instance)}
 	}
-	left := map[string]int{}
-	for _, f := range base.Findings {
-		left[key(bk, f)]++
-	}
-	news, fixed = []Finding{}, []Finding{}
-	for _, f := range head.Findings {
-		k := key(hk, f)
-		if left[k] > 0 {
-			left[k]--
-			continue
+	byKey := func(k keyer, fs []queries.Finding) map[string][]int {
+		m := map[string][]int{}
+		for i, f := range fs {
+			key := findingKey(k, f)
+			m[key] = append(m[key], i)
 		}
-		news = append(news, conv(hk, f))
+		return m
 	}
-	right := map[string]int{}
-	for _, f := range head.Findings {
-		right[key(hk, f)]++
+	bi := byKey(bk, base.Findings)
+	pairedBase := make([]bool, len(base.Findings))
+	pairOf := make([]int, len(head.Findings)) // base index, or -1 for a new finding
+	for i := range pairOf {
+		pairOf[i] = -1
 	}
-	for _, f := range base.Findings {
-		k := key(bk, f)
-		if right[k] > 0 {
-			right[k]--
-			continue
+	for key, hs := range byKey(hk, head.Findings) {
+		bs := bi[key]
+		sameFile := func(h, b int) bool { return head.Findings[h].File == base.Findings[b].File }
+		anyFile := func(int, int) bool { return true }
+		for _, ok := range []func(h, b int) bool{sameFile, anyFile} {
+			for _, h := range hs {
+				if pairOf[h] >= 0 {
+					continue
+				}
+				for _, b := range bs {
+					if !pairedBase[b] && ok(h, b) {
+						pairOf[h], pairedBase[b] = b, true
+						break
+					}
+				}
+			}
 		}
-		fixed = append(fixed, conv(bk, f))
 	}
-	return news, fixed
+	news, fixed, moved = []Finding{}, []Finding{}, []Move{}
+	for h, b := range pairOf {
+		switch {
+		case b < 0:
+			news = append(news, conv(hk, head.Findings[h]))
+		case base.Findings[b].File != head.Findings[h].File:
+			from, to := base.Findings[b], head.Findings[h]
+			m := Move{Finding: conv(hk, to), FromFile: from.File, FromLine: from.Line}
+			if from.Message != to.Message {
+				m.FromMessage = from.Message
+			}
+			moved = append(moved, m)
+		}
+	}
+	for b, ok := range pairedBase {
+		if !ok {
+			fixed = append(fixed, conv(bk, base.Findings[b]))
+		}
+	}
+	return news, fixed, moved
 }
 
 // workflowChanges lists every process whose workflow coverage (SPEC §5.5)
 // changed, appeared or disappeared, worst change first. A process is its
-// file and id: two files may define one id (process-duplicate-id), and each
-// keeps its own workflow.
+// id: a process of the base pairs first with the change's process of the
+// same file and id (two files may define one id, process-duplicate-id, and
+// each keeps its own workflow), then with one of the same id in another
+// file, so a moved or renamed BPMN file is the same process.
 func workflowChanges(base, head *queries.Snapshot) []Workflow {
 	ratio := func(w *queries.Workflow) *Ratio {
 		return &Ratio{Performed: w.Performed, Total: w.Total(), Ratio: w.Ratio()}
-	}
-	key := func(w *queries.Workflow) string {
-		file := ""
-		if w.Process.Source != nil {
-			file = w.Process.Source.Path
-		}
-		return file + "#" + w.Process.ID
 	}
 	file := func(w *queries.Workflow) string {
 		if w.Process.Source == nil {
@@ -357,20 +421,36 @@ func workflowChanges(base, head *queries.Snapshot) []Workflow {
 		}
 		return w.Process.Source.Path
 	}
-	before := map[string]*queries.Workflow{}
-	for _, w := range base.Workflows {
-		before[key(w)] = w
+	pairOf := make([]int, len(head.Workflows)) // base index, or -1 for a new process
+	paired := make([]bool, len(base.Workflows))
+	for i := range pairOf {
+		pairOf[i] = -1
+	}
+	byID := map[string][]int{}
+	for b, w := range base.Workflows {
+		byID[w.Process.ID] = append(byID[w.Process.ID], b)
+	}
+	for _, sameFile := range []bool{true, false} {
+		for h, hw := range head.Workflows {
+			if pairOf[h] >= 0 {
+				continue
+			}
+			for _, b := range byID[hw.Process.ID] {
+				if !paired[b] && (!sameFile || file(base.Workflows[b]) == file(hw)) {
+					pairOf[h], paired[b] = b, true
+					break
+				}
+			}
+		}
 	}
 	out := []Workflow{}
-	seen := map[string]bool{}
-	for _, w := range head.Workflows {
-		k := key(w)
-		seen[k] = true
-		b, ok := before[k]
-		switch {
-		case !ok:
+	for h, w := range head.Workflows {
+		if pairOf[h] < 0 {
 			out = append(out, Workflow{Process: w.Process.ID, File: file(w), After: ratio(w), Change: "new"})
-		case b.Performed != w.Performed || b.Total() != w.Total():
+			continue
+		}
+		b := base.Workflows[pairOf[h]]
+		if b.Performed != w.Performed || b.Total() != w.Total() {
 			d := w.Ratio() - b.Ratio()
 			change := "up"
 			if d < 0 || (d == 0 && w.Performed < b.Performed) {
@@ -379,8 +459,8 @@ func workflowChanges(base, head *queries.Snapshot) []Workflow {
 			out = append(out, Workflow{Process: w.Process.ID, File: file(w), Before: ratio(b), After: ratio(w), Change: change, Delta: d})
 		}
 	}
-	for _, w := range base.Workflows {
-		if !seen[key(w)] {
+	for b, w := range base.Workflows {
+		if !paired[b] {
 			out = append(out, Workflow{Process: w.Process.ID, File: file(w), Before: ratio(w), Change: "removed"})
 		}
 	}

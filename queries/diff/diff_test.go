@@ -201,3 +201,74 @@ func want(t *testing.T, what string, got []string, w ...string) {
 		t.Errorf("%s: %v, want %v", what, got, w)
 	}
 }
+
+// stray is a Tool that satisfies no skill of shop: two findings on it
+// (satisfies-unknown-skill, tool-unreachable) that the cases move around.
+const stray = `tools:
+  - id: stray
+    title: Stray
+    description: Satisfies a skill nobody wrote.
+    satisfies: [ghost]
+    install: {none: true}
+    invoke: {shell: [stray]}
+`
+
+// TestCompareMoves: findings are matched by what they are about, not by
+// file: a Tool or a process moved to another file moves its findings and
+// keeps its workflow; a finding naming another reference is new.
+func TestCompareMoves(t *testing.T) {
+	base := snapshot(t, edit(map[string]string{"tools/extra.yaml": stray}))
+	var onStray int
+	for _, f := range base.Findings {
+		if strings.Contains(f.Message, "stray") {
+			onStray++
+		}
+	}
+	if onStray < 2 {
+		t.Fatalf("the base has %d findings on the stray Tool, the cases assume 2 or more: %+v", onStray, base.Findings)
+	}
+	cases := []struct {
+		name         string
+		change       map[string]string
+		worse        []Category
+		news, moved  int
+		fixed        int
+		wantNewCodes []string
+	}{
+		{"the Tool's file renamed", map[string]string{"tools/extra.yaml": "", "tools/stray.yaml": stray}, nil, 0, onStray, 0, nil},
+		{"the Tool moved into another file", map[string]string{"tools/extra.yaml": "",
+			"tools/ops.yaml": shop["tools/ops.yaml"] + strings.TrimPrefix(stray, "tools:\n")}, nil, 0, onStray, 0, nil},
+		{"lines shift in the same file", map[string]string{"tools/extra.yaml": "# a comment\n\n" + stray}, nil, 0, 0, 0, nil},
+		{"moved, and it names one more unknown skill", map[string]string{"tools/extra.yaml": "",
+			"tools/stray.yaml": strings.Replace(stray, "[ghost]", "[ghost, phantom]", 1)},
+			[]Category{Findings}, 1, onStray, 0, []string{record.CodeSatisfiesUnknownSkill}},
+		{"the BPMN file moved to another folder", map[string]string{"tools/extra.yaml": stray, "processes/release.bpmn": "",
+			"processes/ops/release.bpmn": shop["processes/release.bpmn"]}, nil, 0, 0, 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			head := snapshot(t, edit(tc.change))
+			r := Compare(base, head, Options{})
+			if got := r.Worse(record.Error); !slices.Equal(got, tc.worse) {
+				t.Errorf("worse %v, want %v\nnew %+v\nfixed %+v\nworkflows %+v", got, tc.worse, r.NewFindings, r.FixedFindings, r.Workflows)
+			}
+			if len(r.NewFindings) != tc.news || len(r.FixedFindings) != tc.fixed || len(r.MovedFindings) != tc.moved {
+				t.Errorf("%d new, %d fixed, %d moved; want %d, %d, %d\nnew %+v\nfixed %+v\nmoved %+v", len(r.NewFindings), len(r.FixedFindings),
+					len(r.MovedFindings), tc.news, tc.fixed, tc.moved, r.NewFindings, r.FixedFindings, r.MovedFindings)
+			}
+			for i, code := range tc.wantNewCodes {
+				if i < len(r.NewFindings) && (r.NewFindings[i].Code != code || !strings.Contains(r.NewFindings[i].Message, `"phantom"`)) {
+					t.Errorf("new finding %+v, want %s naming \"phantom\"", r.NewFindings[i], code)
+				}
+			}
+			for _, m := range r.MovedFindings {
+				if m.FromFile != "tools/extra.yaml" || m.File == m.FromFile || m.Line == 0 || m.FromLine == 0 {
+					t.Errorf("move %+v: want from tools/extra.yaml to another file, with both lines", m)
+				}
+			}
+			if len(r.Workflows) != 0 {
+				t.Errorf("workflows changed: %+v", r.Workflows)
+			}
+		})
+	}
+}

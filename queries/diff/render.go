@@ -22,6 +22,13 @@ func (r *Report) sections() []section {
 		}
 		return out
 	}
+	moves := func(ms []Move) []string {
+		out := []string{}
+		for _, m := range ms {
+			out = append(out, fmt.Sprintf("%s:%d → %s:%d: %s %s: %s", m.FromFile, m.FromLine, m.File, m.Line, m.Severity, m.Code, m.Message))
+		}
+		return out
+	}
 	groups := func(gs []Group) []string {
 		out := []string{}
 		for _, g := range gs {
@@ -61,6 +68,7 @@ func (r *Report) sections() []section {
 		{"Alternative groups gained", "", groups(r.AlternativesGained)},
 		{"Workflow coverage up", "", up},
 		{"Fixed findings", "", findings(r.FixedFindings)},
+		{"Moved findings", "", moves(r.MovedFindings)},
 		{"Skills added", "", r.AddedSkills},
 		{"Skills removed", "", r.RemovedSkills},
 		{"Tools added", "", r.AddedTools},

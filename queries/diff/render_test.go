@@ -46,3 +46,20 @@ func TestParseCategories(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMoves: a moved finding is listed as a move, from the base's
+// file and line to the change's, in text and markdown.
+func TestRenderMoves(t *testing.T) {
+	base := snapshot(t, edit(map[string]string{"tools/extra.yaml": stray}))
+	head := snapshot(t, edit(map[string]string{"tools/stray.yaml": stray}))
+	r := Compare(base, head, Options{})
+	want := `tools/extra.yaml:5 → tools/stray.yaml:5: error satisfies-unknown-skill: tool stray satisfies "ghost", which is no skill`
+	var txt, md bytes.Buffer
+	r.WriteText(&txt, r.Worse(record.Error))
+	r.WriteMarkdown(&md, r.Worse(record.Error))
+	for _, out := range []string{txt.String(), md.String()} {
+		if !strings.Contains(out, "Moved findings") || !strings.Contains(out, want) || strings.Contains(out, "New findings") {
+			t.Errorf("want the move %q and no new finding:\n%s", want, out)
+		}
+	}
+}
