@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillgraph/skillgraph/ingest/format"
 	"io/fs"
 	"os"
 	"path"
@@ -14,14 +15,6 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
-
-// contentKinds are the sources that carry knowledge. A declaration, a
-// vocabulary or a package.json alone is not a corpus: a gate over them would
-// pass with "0 errors" while checking nothing.
-var contentKinds = map[string]bool{
-	discover.KindSkill: true, discover.KindTool: true, discover.KindBPMN: true,
-	discover.KindMCP: true, discover.KindBean: true, discover.KindContract: true,
-}
 
 // requireContent fails (exit 2) for a --corpus in which discovery finds
 // nothing skillgraph reads and says nothing about why (an empty folder,
@@ -98,7 +91,9 @@ func nothingFound(root string, corpus *discover.Corpus, maxSize int64) error {
 	docs := 0
 	for _, s := range corpus.Sources {
 		switch {
-		case !contentKinds[s.Kind]:
+		case !format.IsContent(s.Kind):
+			// A declaration, a vocabulary or a package.json alone is not a
+			// corpus (the format table says which kinds carry knowledge).
 		case s.Kind == discover.KindSkill && corpus.DeclarationData == nil && isDocument(corpus, s, maxSize):
 			docs++
 		default:

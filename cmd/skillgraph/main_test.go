@@ -151,6 +151,12 @@ func TestCorpusWithNothingFound(t *testing.T) {
 		{"conventional skills without front matter", map[string]string{"skills/ops/deploy.md": "Deploy it.\n"}, "", ""},
 		{"agent skill", map[string]string{"deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys.\n---\nDeploy.\n"}, "", ""},
 		{"front matter outside skills/", map[string]string{"x/deploy.md": "---\nname: deploy\n---\nDeploy.\n"}, "", ""},
+		// Agent-host layouts (SPEC §1.3) are never "nothing found".
+		{"a plugin with commands only", map[string]string{".claude-plugin/plugin.json": `{"name": "solo"}`, "commands/go.md": "---\ndescription: go\n---\n"}, "", ""},
+		{"a Codex plugin manifest only", map[string]string{".codex-plugin/plugin.json": `{"name": "solo"}`}, "", ""},
+		{"an empty marketplace", map[string]string{".claude-plugin/marketplace.json": `{"name": "m", "plugins": []}`}, "", ""},
+		{"a project with an agent", map[string]string{".claude/agents/a.md": "---\nname: a\ndescription: d\n---\n"}, "", ""},
+		{"a skills library in a subfolder", map[string]string{"lib/deep/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\n", "README.md": "# lib\n"}, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -233,22 +233,17 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 		folders = append(folders, f)
 	}
 	sort.Strings(folders)
-	// The plugin a path belongs to: the deepest plugin folder above it.
+	// The plugin a path belongs to: the deepest plugin folder at or above
+	// it (found by walking up: a repository has thousands of files).
 	pluginOf := func(rel string) *pluginDir {
-		var best *pluginDir
-		depth := -2
-		for _, f := range folders {
-			d := strings.Count(f, "/")
-			if f == "." {
-				d = -1
-			} else if rel != f && !strings.HasPrefix(rel, f+"/") {
-				continue
+		for d := rel; ; d = path.Dir(d) {
+			if p := plugins[d]; p != nil {
+				return p
 			}
-			if d > depth {
-				best, depth = plugins[f], d
+			if d == "." || d == "/" || d == "" {
+				return nil
 			}
 		}
-		return best
 	}
 	ctx := func(s Source, p *pluginDir) Source {
 		if p != nil {
@@ -273,14 +268,19 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 			skillDirs = append(skillDirs, path.Dir(f))
 		}
 	}
+	isSkillDir := make(map[string]bool, len(skillDirs))
+	for _, d := range skillDirs {
+		isSkillDir[d] = true
+	}
 	skillOf := func(rel string) string { // the deepest skill folder above rel
-		best := ""
-		for _, d := range skillDirs {
-			if (d == "." && best == "") || strings.HasPrefix(rel, d+"/") && (best == "" || best == "." || len(d) > len(best)) {
-				best = d
+		for d := path.Dir(rel); ; d = path.Dir(d) {
+			if isSkillDir[d] {
+				return d
+			}
+			if d == "." || d == "/" || d == "" {
+				return ""
 			}
 		}
-		return best
 	}
 	resources := map[string][]string{}
 	for _, f := range inv.files {
@@ -382,13 +382,20 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 			}
 		}
 	}
-	// Harness skills: markdown under a skills/ tree (or .claude/skills/)
-	// that no Agent Skill folder encloses (SPEC §1.3).
+	// Harness skills: markdown of the conventional skills trees (skills/,
+	// .claude/skills/) when the tree holds no Agent Skill at all (SPEC
+	// §1.3; docs/decisions.md: a skills/ folder elsewhere, a plugin's or a
+	// generated copy under src/, is the hosts' and holds only SKILL.md
+	// skills).
+	harnessTree := map[string]bool{}
+	for _, t := range []string{"skills", ".claude/skills"} {
+		harnessTree[t] = inv.dirs[t] && !slices.ContainsFunc(skillDirs, func(d string) bool { return d == t || strings.HasPrefix(d, t+"/") })
+	}
 	for _, f := range inv.files {
 		if read[f] || !strings.HasSuffix(f, ".md") || IsDocument(path.Base(f)) || inSkill(f) {
 			continue
 		}
-		if underSkillsTree(f) {
+		if harnessTree["skills"] && strings.HasPrefix(f, "skills/") || harnessTree[".claude/skills"] && strings.HasPrefix(f, ".claude/skills/") {
 			s := Source{Path: f, Kind: KindSkill}
 			p := pluginOf(f)
 			s = ctx(s, p)
@@ -424,11 +431,6 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 		}
 	}
 	c.notRead(inv, read, seen)
-}
-
-// underSkillsTree reports a path below a folder named skills.
-func underSkillsTree(f string) bool {
-	return strings.HasPrefix(f, "skills/") || strings.Contains(f, "/skills/")
 }
 
 // kindsOf lists the kinds a conventional directory is read as.

@@ -68,7 +68,8 @@ func TestHostLayout(t *testing.T) {
 		"plugins/a/skills/s1/inner/SKILL.md":                "---\nname: inner\ndescription: d\n---\n",
 		"plugins/a/skills/s1/inner/notes.md":                "notes\n",
 		"plugins/a/skills/s1/agents/helper.md":              "an example agent of the skill, a resource\n",
-		"plugins/a/skills/loose.md":                         "# A harness skill\n",
+		"plugins/a/skills/loose.md":                         "# not a skill to the hosts: no SKILL.md\n",
+		"skills/harness-one.md":                             "# A harness skill: the root skills/ tree holds no SKILL.md\n",
 		"plugins/lsp/README.md":                             "# lsp\n",
 		"plugins/orphan/.claude-plugin/plugin.json":         `{"name": "orphan"}`,
 		"assets/logo.png":                                   "png",
@@ -101,7 +102,7 @@ func TestHostLayout(t *testing.T) {
 		"plugins/a/.mcp.json":                       KindMcpConfig,
 		"plugins/a/skills/s1/SKILL.md":              KindSkill,
 		"plugins/a/skills/s1/inner/SKILL.md":        KindSkill,
-		"plugins/a/skills/loose.md":                 KindSkill,
+		"skills/harness-one.md":                     KindSkill,
 		"plugins/orphan/.claude-plugin/plugin.json": KindPlugin,
 	}
 	for p, k := range want {
@@ -143,7 +144,7 @@ func TestHostLayout(t *testing.T) {
 	sort.Strings(notRead)
 	// One per folder: assets/ as a whole, docs/, the hooks folder's
 	// script, the agents folder's nested file.
-	wantNR := []string{"assets/deep/more.svg", "docs/guide.md", "plugins/a/agents/deep/not-an-agent.md", "plugins/a/hooks/run.sh"}
+	wantNR := []string{"assets/deep/more.svg", "docs/guide.md", "plugins/a/agents/deep/not-an-agent.md", "plugins/a/hooks/run.sh", "plugins/a/skills/loose.md"}
 	if !slices.Equal(notRead, wantNR) {
 		t.Errorf("file-not-read on %v\nwant %v", notRead, wantNR)
 	}

@@ -84,6 +84,10 @@ type Format struct {
 	// source imports them (a Tool module's dependencies): a change to one
 	// is a change to watch.
 	Also []string
+	// Content marks the formats that carry knowledge: a corpus of only
+	// declarations, vocabularies and package.json files is "nothing
+	// found" (a gate over it would pass while checking nothing).
+	Content bool
 	// Accept, if set, refuses some files that match Exts (".d.ts").
 	Accept func(rel string) bool
 	// Parse reads one file.
@@ -100,7 +104,7 @@ var Formats = []Format{
 	{Kind: KindDeclaration, Where: "harness.json, or a root *.json with name and directories[].graphTypologies (SPEC §1.1)",
 		Exts:  []string{".json"},
 		Parse: func(in Input) record.File { return record.File{Path: in.Path, Parser: KindDeclaration} }},
-	{Kind: KindSkill, Where: "skills/, .claude/skills/, declared skills and kg directories; every SKILL.md (SPEC §2.1, §1.3)",
+	{Kind: KindSkill, Content: true, Where: "skills/, .claude/skills/, declared skills and kg directories; every SKILL.md (SPEC §2.1, §1.3)",
 		Typologies: []string{"skills", "kg"}, Exts: []string{".md"},
 		Parse: func(in Input) record.File {
 			var vars map[string]bool
@@ -108,22 +112,22 @@ var Formats = []Format{
 			return skill.Parse(in.Path, in.Data, skill.Options{Package: in.Package, Variables: vars, Exists: in.Exists,
 				Plugin: in.Plugin, Resources: in.Resources})
 		}},
-	{Kind: KindTool, Where: "tools/ and declared tools directories: YAML, JSON, TypeScript and JavaScript modules (SPEC §2.2, §2.8)",
+	{Kind: KindTool, Content: true, Where: "tools/ and declared tools directories: YAML, JSON, TypeScript and JavaScript modules (SPEC §2.2, §2.8)",
 		Typologies: []string{"tools"}, Exts: []string{".json", ".yaml", ".yml", ".ts", ".mts", ".js", ".mjs"},
 		Also:   []string{".cts", ".cjs", ".tsx"},
 		Accept: func(rel string) bool { return !strings.HasSuffix(path.Base(rel), ".d.ts") },
 		Parse:  func(in Input) record.File { return tool.Parse(in.Path, in.Data, in.Vocab) }},
-	{Kind: KindBPMN, Where: "processes/ and declared processes directories (SPEC §2.4)",
+	{Kind: KindBPMN, Content: true, Where: "processes/ and declared processes directories (SPEC §2.4)",
 		Typologies: []string{"processes"}, Exts: []string{".bpmn", ".bpmn2"},
 		Parse: func(in Input) record.File { return bpmn.Parse(in.Path, in.Data) }},
-	{Kind: KindMCP, Where: "mcp/ and declared mcp directories: tools/list snapshots (SPEC §2.5)",
+	{Kind: KindMCP, Content: true, Where: "mcp/ and declared mcp directories: tools/list snapshots (SPEC §2.5)",
 		Typologies: []string{"mcp"}, Exts: []string{".json"},
 		Parse: func(in Input) record.File { return mcp.Parse(in.Path, in.Data) }},
-	{Kind: KindBean, Where: "beans/, .beans/ (or .beans.yml's path) and declared beans directories; not README.md (SPEC §2.6)",
+	{Kind: KindBean, Content: true, Where: "beans/, .beans/ (or .beans.yml's path) and declared beans directories; not README.md (SPEC §2.6)",
 		Typologies: []string{"beans"}, Exts: []string{".md"},
 		Accept: func(rel string) bool { return path.Base(rel) != "README.md" },
 		Parse:  func(in Input) record.File { return bean.Parse(in.Path, in.Data) }},
-	{Kind: KindContract, Where: "schemas/skills/ and declared schemas directories: JSON Schema I/O contracts (SPEC §2.7)",
+	{Kind: KindContract, Content: true, Where: "schemas/skills/ and declared schemas directories: JSON Schema I/O contracts (SPEC §2.7)",
 		Typologies: []string{"schemas"}, Exts: []string{".json"},
 		Parse: func(in Input) record.File { return contract.Parse(in.Path, in.Data) }},
 	{Kind: KindVocabulary, Where: "schemas/tool-types.schema.json or schemas/tool-types.ts, or the declared vocabulary (SPEC §2.3)",
@@ -132,7 +136,7 @@ var Formats = []Format{
 	{Kind: KindPackage, Where: "package.json at the corpus root: its scripts (SPEC §5.1)",
 		Names: []string{"package.json"},
 		Parse: func(in Input) record.File { return pkgjson.Parse(in.Path, in.Data) }},
-	{Kind: KindPlugin, Where: ".claude-plugin/plugin.json, .codex-plugin/plugin.json (other hosts' manifests beside them add hosts) (SPEC §1.3)",
+	{Kind: KindPlugin, Content: true, Where: ".claude-plugin/plugin.json, .codex-plugin/plugin.json (other hosts' manifests beside them add hosts) (SPEC §1.3)",
 		Names: []string{"plugin.json", "gemini-extension.json"},
 		Parse: func(in Input) record.File {
 			c := hostCtx(in)
@@ -143,19 +147,19 @@ var Formats = []Format{
 			}
 			return plugin.ParseManifest(in.Path, in.Data, c)
 		}},
-	{Kind: KindMarketplace, Where: ".claude-plugin/marketplace.json, .agents/plugins/marketplace.json (SPEC §1.3)",
+	{Kind: KindMarketplace, Content: true, Where: ".claude-plugin/marketplace.json, .agents/plugins/marketplace.json (SPEC §1.3)",
 		Names: []string{"marketplace.json"},
 		Parse: func(in Input) record.File { return plugin.ParseMarketplace(in.Path, in.Data, hostCtx(in)) }},
-	{Kind: KindCommand, Where: "commands/**/*.md of a plugin or .claude/commands/ of a project: slash commands (SPEC §1.3)",
+	{Kind: KindCommand, Content: true, Where: "commands/**/*.md of a plugin or .claude/commands/ of a project: slash commands (SPEC §1.3)",
 		Exts:  []string{".md"},
 		Parse: func(in Input) record.File { return plugin.ParseCommand(in.Path, in.Data, hostCtx(in), in.Dir) }},
-	{Kind: KindAgent, Where: "agents/*.md of a plugin or .claude/agents/ of a project: subagents (SPEC §1.3)",
+	{Kind: KindAgent, Content: true, Where: "agents/*.md of a plugin or .claude/agents/ of a project: subagents (SPEC §1.3)",
 		Exts:  []string{".md"},
 		Parse: func(in Input) record.File { return plugin.ParseAgent(in.Path, in.Data, hostCtx(in)) }},
-	{Kind: KindHooks, Where: "hooks/hooks.json of a plugin, or the file its manifest's hooks key names (SPEC §1.3)",
+	{Kind: KindHooks, Content: true, Where: "hooks/hooks.json of a plugin, or the file its manifest's hooks key names (SPEC §1.3)",
 		Names: []string{"hooks.json"},
 		Parse: func(in Input) record.File { return plugin.ParseHooks(in.Path, in.Data, hostCtx(in)) }},
-	{Kind: KindMcpConfig, Where: ".mcp.json of a plugin or project, or the file a manifest's mcpServers key names (SPEC §1.3)",
+	{Kind: KindMcpConfig, Content: true, Where: ".mcp.json of a plugin or project, or the file a manifest's mcpServers key names (SPEC §1.3)",
 		Names: []string{".mcp.json"},
 		Parse: func(in Input) record.File { return plugin.ParseMcpConfig(in.Path, in.Data, hostCtx(in)) }},
 }
@@ -172,6 +176,12 @@ var byKind = func() map[string]*Format {
 func Lookup(kind string) (*Format, bool) {
 	f, ok := byKind[kind]
 	return f, ok
+}
+
+// IsContent reports whether sources of kind carry knowledge.
+func IsContent(kind string) bool {
+	f, ok := byKind[kind]
+	return ok && f.Content
 }
 
 // Parse reads in with the parser of kind; an unknown kind yields a file
