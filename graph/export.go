@@ -19,7 +19,7 @@ func (s *Store) Subject(ctx context.Context, iri string) (_ []quad.Quad, err err
 	}
 	defer s.readLock()()
 	var out []quad.Quad
-	err = s.scanLocked(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
+	err = s.b.Scan(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {
 		out = append(out, q)
 		return nil
 	})

@@ -140,7 +140,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 
 // replicaStoreHasVersion fails a replica whose store holds no graph
 // version and never will: bbolt and memory have one process, the replica,
-// so no writer can fill them. A shared database (PostgreSQL, CockroachDB)
+// so no writer can fill them. A shared database (PostgreSQL)
 // may get its first version from a writer starting alongside
 // (docs/postgres.md): the replica starts, not ready, and /readyz says the
 // store holds no version until one is committed.
@@ -154,7 +154,7 @@ func replicaStoreHasVersion(ctx context.Context, st *graph.Store, log *slog.Logg
 	}
 	kind, _, _ := strings.Cut(st.URL(), ":")
 	switch kind {
-	case "postgres", "postgresql", "cockroach":
+	case "postgres", "postgresql":
 		log.Warn("the store holds no graph version yet; not ready until a writer commits one", "store", st.URL())
 		return nil
 	}

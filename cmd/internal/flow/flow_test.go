@@ -85,6 +85,8 @@ func TestStageOf(t *testing.T) {
 		"ingest/gen":               "parsers",
 		"ingest":                   "orchestration",
 		"graph/checkpoint":         "store",
+		"graph/backend/bolt":       "store",
+		"graph/graphtest":          "store",
 		"queries/diff":             "snapshot",
 		"api":                      "graphql",
 		"api/server/servertest":    "http",

@@ -1,4 +1,4 @@
-package graph
+package bolt
 
 import (
 	"bufio"
@@ -44,10 +44,11 @@ func mappedKB(t *testing.T, file string) int {
 // page of its file mapped into this process), dropMapped leaves none of
 // them resident, and the store reads back the same.
 func TestDropMappedUnmapsPages(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "g.db")
-	s := open(t, "bbolt:"+dir)
-	applyVersioned(t, s, 40, 200)
-	_, before := readAll(t, s, false)
+	s, dir := openStore(t, nil)
+	if _, err := s.Apply(context.Background(), changes(40, 200)); err != nil {
+		t.Fatal(err)
+	}
+	before := readStore(t, s)
 	file, err := filepath.EvalSymlinks(filepath.Join(dir, boltFile))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestDropMappedUnmapsPages(t *testing.T) {
 	if left := mappedKB(t, file); left >= mapped/4 {
 		t.Fatalf("%d of %d kB still resident after dropMapped", left, mapped)
 	}
-	if _, after := readAll(t, s, false); !slices.Equal(after, before) {
+	if after := readStore(t, s); !slices.Equal(after, before) {
 		t.Fatalf("read %d quads after dropMapped, %d before", len(after), len(before))
 	}
 	// Inside the ingest transaction it does nothing (a commit may remap).

@@ -1,4 +1,4 @@
-package graph
+package bolt
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	hkv "github.com/hidal-go/hidalgo/kv"
 	hbolt "github.com/hidal-go/hidalgo/kv/bbolt"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
 // boltFile is the database file inside a bbolt store directory (Cayley's
@@ -26,7 +28,7 @@ const boltFile = "indexes.bolt"
 // KV wrapper, so that one ingest is one bbolt transaction (see txKV). The
 // file is checked before bbolt maps it: bbolt trusts its pages and panics
 // or faults on a damaged file.
-func openBolt(dir string) (graph.QuadStore, *txKV, error) {
+func openBolt(dir string, h *backend.Hooks) (graph.QuadStore, *txKV, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -42,7 +44,7 @@ func openBolt(dir string) (graph.QuadStore, *txKV, error) {
 		kv  *txKV
 		err error
 	)
-	perr := protect(func() error {
+	perr := backend.Protect(func() error {
 		// The lock was free a moment ago; the timeout only covers a race.
 		db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
 		if err != nil {
@@ -50,17 +52,16 @@ func openBolt(dir string) (graph.QuadStore, *txKV, error) {
 				return fmt.Errorf("%w (%s)", ErrStoreBusy, dir)
 			}
 			if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrChecksum) || errors.Is(err, bolt.ErrVersionMismatch) {
-				return corruptf("%s: %v", path, err)
+				return backend.Corruptf("%s: %v", path, err)
 			}
 			return err
 		}
-		kv = &txKV{db: hbolt.New(db), bolt: db}
-		opts := graph.Options{"no_bloom": true}
-		if err := ckv.Init(kv, opts); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
+		kv = &txKV{db: hbolt.New(db), bolt: db, hooks: h}
+		if err := ckv.Init(kv, kvOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
 			db.Close()
 			return fmt.Errorf("init: %w", err)
 		}
-		qs, err = ckv.New(kv, opts)
+		qs, err = ckv.New(kv, kvOptions)
 		if err != nil {
 			db.Close()
 			return fmt.Errorf("open: %w", err)
@@ -123,24 +124,24 @@ func checkBoltFile(path string) error {
 	head = head[:n]
 	m0, err0 := parseBoltMeta(head, 0)
 	if err0 != nil {
-		return corruptf("%s: meta page 0: %v", path, err0)
+		return backend.Corruptf("%s: meta page 0: %v", path, err0)
 	}
 	m1, err1 := parseBoltMeta(head, int(m0.pageSize))
 	if err1 != nil {
-		return corruptf("%s: meta page 1: %v", path, err1)
+		return backend.Corruptf("%s: meta page 1: %v", path, err1)
 	}
 	if m1.pageSize != m0.pageSize {
-		return corruptf("%s: the meta pages disagree on the page size (%d, %d)", path, m0.pageSize, m1.pageSize)
+		return backend.Corruptf("%s: the meta pages disagree on the page size (%d, %d)", path, m0.pageSize, m1.pageSize)
 	}
 	m := m0
 	if m1.txid > m0.txid {
 		m = m1
 	}
 	if need := int64(m.pgid) * int64(m.pageSize); info.Size() < need {
-		return corruptf("%s: the file is truncated: %d bytes, its meta page needs %d", path, info.Size(), need)
+		return backend.Corruptf("%s: the file is truncated: %d bytes, its meta page needs %d", path, info.Size(), need)
 	}
 	if err := checkBoltPages(f, m); err != nil {
-		return corruptf("%s: %v", path, err)
+		return backend.Corruptf("%s: %v", path, err)
 	}
 	return nil
 }
@@ -284,9 +285,9 @@ type txKV struct {
 	db    *hbolt.DB
 	bolt  *bolt.DB // the same database, for what hidalgo does not wrap
 	outer hkv.Tx
-	// failPut, when set (tests), is consulted before each write of the
-	// ingest transaction: a disk that fills up mid-ingest.
-	failPut func() error
+	// hooks.Fail is consulted before each write of the ingest
+	// transaction (tests: a disk that fills up mid-ingest).
+	hooks *backend.Hooks
 }
 
 func (k *txKV) Close() error { return k.db.Close() }
@@ -355,10 +356,8 @@ func (nestedTx) Commit(context.Context) error { return nil }
 func (nestedTx) Close() error                 { return nil }
 
 func (t nestedTx) Put(ctx context.Context, key hkv.Key, v hkv.Value) error {
-	if t.kv.failPut != nil {
-		if err := t.kv.failPut(); err != nil {
-			return err
-		}
+	if err := t.kv.hooks.Fail(); err != nil {
+		return err
 	}
 	return t.Tx.Put(ctx, key, v)
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package graph
+package bolt
 
 // checkNotLocked is a no-op where flock is unavailable.
 func checkNotLocked(string) error { return nil }

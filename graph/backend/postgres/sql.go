@@ -1,22 +1,30 @@
-package graph
+// Package postgres is the "postgres:DSN" store backend (also a bare
+// postgres:// or postgresql:// URL): Cayley's SQL QuadStore on PostgreSQL,
+// shared by several processes (an ingesting writer and read-only
+// replicas). Writes go through Cayley (schema, ApplyDeltas) in one
+// database transaction per ingest, serialised between processes by an
+// advisory lock; reads are one joined SELECT in one REPEATABLE READ
+// transaction; the checkpoint is two tables of its own. It keeps no
+// stamps: a re-ingest reads every file.
+package postgres
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/cayleygraph/cayley/graph"
 	csql "github.com/cayleygraph/cayley/graph/sql"
-	_ "github.com/cayleygraph/cayley/graph/sql/cockroach" // registers the cockroach backend (pgx driver)
-	_ "github.com/cayleygraph/cayley/graph/sql/postgres"  // registers the postgres backend (lib/pq driver)
+	_ "github.com/cayleygraph/cayley/graph/sql/postgres" // registers Cayley's postgres backend (lib/pq driver)
 	"github.com/cayleygraph/quad"
 	"github.com/cayleygraph/quad/pquads"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
-// The SQL backends write through Cayley (schema, ApplyDeltas) but read
+// The SQL backend writes through Cayley (schema, ApplyDeltas) but read
 // through one joined SELECT per call. Cayley's own SQL iterators select the
 // quads' hashes and then look every value up with a query of its own
 // (cached in a 1024-entry LRU): a few round trips per quad, and — worse —
@@ -24,9 +32,9 @@ import (
 // a nil value, silently. One statement reads one MVCC snapshot, so a graph
 // is seen either before or after a concurrent Apply, never half of each.
 
-// sqlDrivers maps a Cayley SQL backend to the database/sql driver its
-// package registers.
-var sqlDrivers = map[string]string{"postgres": "postgres", "cockroach": "pgx"}
+// kind is Cayley's name of the backend, and of the database/sql driver
+// its package registers.
+const kind = "postgres"
 
 // initLockKey is the PostgreSQL advisory lock key that serialises schema
 // creation between processes opening a fresh database at the same time.
@@ -42,7 +50,7 @@ const writeLockKey = 0x736b696c6c777274 // "skillwrt"
 // lockWriter takes the writer lock on a connection of its own (a session
 // lock: released by the unlock, or by the server when the connection or the
 // process dies). It waits for another writer, as long as ctx allows.
-func (s *Store) lockWriter(ctx context.Context) (func(), error) {
+func (s *store) lockWriter(ctx context.Context) (func(), error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("writer lock: %w", err)
@@ -64,25 +72,21 @@ type queryer interface {
 
 // sqlVersion reads the graph version counter through q.
 func sqlVersion(ctx context.Context, q queryer) (int64, error) {
-	var v int64
-	var perr error
-	err := sqlScan(ctx, q, quad.Subject, quad.IRI(versionSubject), func(qd quad.Quad) error {
-		if qd.Label == quad.IRI(MetaGraph) && qd.Predicate == quad.IRI(versionPredicate) {
-			v, perr = strconv.ParseInt(literalString(qd.Object), 10, 64)
-		}
-		return nil
-	})
-	if err == nil {
-		err = perr
-	}
-	return v, err
+	return backend.Version(ctx, scanOf(q))
 }
 
-func openSQL(ctx context.Context, url, kind, dsn string) (*Store, error) {
+// scanOf is sqlScan through q as a backend.ScanFunc.
+func scanOf(q queryer) backend.ScanFunc {
+	return func(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+		return sqlScan(ctx, q, dir, v, fn)
+	}
+}
+
+func open(ctx context.Context, url, dsn string, h *backend.Hooks) (backend.Backend, error) {
 	if dsn == "" {
 		return nil, fmt.Errorf("store %q: %s needs a DSN (%s:postgres://user@host:port/db?sslmode=disable)", url, kind, kind)
 	}
-	db, err := sql.Open(sqlDrivers[kind], dsn)
+	db, err := sql.Open(kind, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", redact(url), err)
 	}
@@ -90,7 +94,7 @@ func openSQL(ctx context.Context, url, kind, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store %s: connect: %w", redact(url), err)
 	}
-	if err := initSchema(ctx, db, kind, dsn); err != nil {
+	if err := initSchema(ctx, db, dsn); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: init: %w", redact(url), err)
 	}
@@ -99,7 +103,7 @@ func openSQL(ctx context.Context, url, kind, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store %s: open: %w", redact(url), err)
 	}
-	return &Store{url: url, qs: qs, db: db, sqlKind: kind}, nil
+	return &store{qs: qs, db: db, hooks: h}, nil
 }
 
 // redact hides a password in a store URL for error messages.
@@ -120,18 +124,16 @@ func redact(url string) string {
 // initSchema creates Cayley's tables unless they exist. Cayley's Init runs
 // in one transaction (PostgreSQL has transactional DDL) but ignores the
 // commit's error, so the tables are checked again afterwards.
-func initSchema(ctx context.Context, db *sql.DB, kind, dsn string) error {
+func initSchema(ctx context.Context, db *sql.DB, dsn string) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	if kind == "postgres" {
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, int64(initLockKey)); err != nil {
-			return err
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(initLockKey))
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, int64(initLockKey)); err != nil {
+		return err
 	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(initLockKey))
 	n, err := countTables(ctx, conn)
 	if err != nil {
 		return err
@@ -153,9 +155,7 @@ func initSchema(ctx context.Context, db *sql.DB, kind, dsn string) error {
 	if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
 		return err
 	}
-	if kind == "postgres" {
-		_, err = conn.ExecContext(ctx, sqlCheckpointSchema)
-	}
+	_, err = conn.ExecContext(ctx, sqlCheckpointSchema)
 	return err
 }
 
@@ -184,7 +184,7 @@ JOIN nodes o ON o.hash = q.object_hash
 LEFT JOIN nodes l ON l.hash = q.label_hash`
 }()
 
-// sqlScan is scanLocked for the SQL backends: one statement, so one
+// sqlScan is Backend.Scan: one statement, so one
 // consistent snapshot, with every value joined in.
 func sqlScan(ctx context.Context, db queryer, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
 	query, args := sqlQuadsQuery, []any(nil)

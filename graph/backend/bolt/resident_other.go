@@ -1,6 +1,6 @@
 //go:build !linux
 
-package graph
+package bolt
 
 // dropResident does nothing here: the pages of bbolt's map stay resident
 // until the kernel reclaims them or bbolt remaps the file.

@@ -1,4 +1,4 @@
-package graph
+package bolt_test
 
 import (
 	"bytes"
@@ -8,7 +8,16 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/graphtest"
 )
+
+// stepHooks make a first ingest of graphtest.Versioned(40, 100, …) take
+// several steps.
+func stepHooks() *graph.Hooks { return &graph.Hooks{StepDeltas: 500} }
 
 // TestFirstWriterMatchesApply: a first ingest written while it is handed
 // over in parts (FirstWriter, the changes as they are or packed) stores
@@ -16,27 +25,25 @@ import (
 // checkpoint — at version 1.
 func TestFirstWriterMatchesApply(t *testing.T) {
 	ctx := context.Background()
-	defer func(n int) { coldCommit = n }(coldCommit)
-	coldCommit = 500
-	changes := versioned(40, 100, 1)
+	changes := graphtest.Versioned(40, 100, 1)
 	for i := range changes {
 		changes[i].Stamp = []byte(fmt.Sprintf("stamp %d", i))
 	}
 	// A quad handed over twice is stored once (and counted once).
 	changes[3].Quads = append(changes[3].Quads, changes[3].Quads[0])
-	ref := open(t, "bbolt:"+t.TempDir()+"/ref.db")
+	ref := graphtest.Open(t, harness.URL(t))
 	if _, err := ref.Apply(ctx, changes); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
-		add  func(w *FirstWriter, part []Change) error
+		add  func(w *graph.FirstWriter, part []graph.Change) error
 	}{
-		{"Add", func(w *FirstWriter, part []Change) error { return w.Add(ctx, part) }},
-		{"AddPacked", func(w *FirstWriter, part []Change) error {
-			var ps []Packed
+		{"Add", func(w *graph.FirstWriter, part []graph.Change) error { return w.Add(ctx, part) }},
+		{"AddPacked", func(w *graph.FirstWriter, part []graph.Change) error {
+			var ps []graph.Packed
 			for _, c := range part {
-				p, err := Pack(c)
+				p, err := graph.Pack(c)
 				if err != nil {
 					return err
 				}
@@ -50,7 +57,7 @@ func TestFirstWriterMatchesApply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := open(t, "bbolt:"+t.TempDir()+"/g.db")
+			s := graphtest.OpenWith(t, harness.URL(t), stepHooks())
 			w, err := s.BeginFirst(ctx)
 			if err != nil || w == nil {
 				t.Fatalf("BeginFirst on an empty bbolt store: %v, %v", w, err)
@@ -63,25 +70,12 @@ func TestFirstWriterMatchesApply(t *testing.T) {
 			if w.Steps() == 0 {
 				t.Fatal("nothing was committed while the changes were handed over")
 			}
-			// The checkpoint blocks went with the steps (not held to the
-			// end), unserved: no stamp yet, version 0.
-			tx, err := s.kv.Tx(ctx, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stored, ok := kvBlocks(ctx, tx)
-			stamp := kvStamp(ctx, tx)
-			tx.Close()
-			if !ok || len(stored) == 0 || stamp != -1 {
-				w.Abort() // else the store's Close waits for it
-				t.Fatalf("before Commit: %d checkpoint blocks stored (ok %t), stamp %d; want some, no stamp", len(stored), ok, stamp)
-			}
 			if v, err := w.Commit(ctx); err != nil || v != 1 {
 				t.Fatalf("Commit: version %d, %v", v, err)
 			}
 			for _, ckpt := range []bool{false, true} {
-				_, want := readAll(t, ref, ckpt)
-				_, got := readAll(t, s, ckpt)
+				_, want := graphtest.ReadAll(t, ref, ckpt)
+				_, got := graphtest.ReadAll(t, s, ckpt)
 				if !slices.Equal(got, want) {
 					t.Fatalf("checkpoint %t: %d quads, Apply stored %d", ckpt, len(got), len(want))
 				}
@@ -116,15 +110,13 @@ func TestFirstWriterMatchesApply(t *testing.T) {
 // 0 and serves nothing; the next ingest writes it all.
 func TestFirstWriterAbortServesNothing(t *testing.T) {
 	ctx := context.Background()
-	defer func(n int) { coldCommit = n }(coldCommit)
-	coldCommit = 500
-	changes := versioned(40, 100, 1)
+	changes := graphtest.Versioned(40, 100, 1)
 	tests := []struct {
 		name string
-		stop func(w *FirstWriter) error
+		stop func(w *graph.FirstWriter) error
 	}{
-		{"abort", func(w *FirstWriter) error { w.Abort(); return nil }},
-		{"cancelled commit", func(w *FirstWriter) error {
+		{"abort", func(w *graph.FirstWriter) error { w.Abort(); return nil }},
+		{"cancelled commit", func(w *graph.FirstWriter) error {
 			c, cancel := context.WithCancel(ctx)
 			cancel()
 			_, err := w.Commit(c)
@@ -136,7 +128,7 @@ func TestFirstWriterAbortServesNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := open(t, "bbolt:"+t.TempDir()+"/g.db")
+			s := graphtest.OpenWith(t, harness.URL(t), stepHooks())
 			w, err := s.BeginFirst(ctx)
 			if err != nil || w == nil {
 				t.Fatalf("BeginFirst: %v, %v", w, err)
@@ -151,10 +143,10 @@ func TestFirstWriterAbortServesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.Abort() // after Commit or Abort: nothing
-			if v, err := checkVersioned(ctx, s, 0); err != nil || v != 0 {
+			if v, err := graphtest.CheckVersioned(ctx, s, 0); err != nil || v != 0 {
 				t.Fatalf("after the stopped first ingest: version %d, %v", v, err)
 			}
-			if v, n := readAll(t, s, false); v != 0 || len(n) != 0 {
+			if v, n := graphtest.ReadAll(t, s, false); v != 0 || len(n) != 0 {
 				t.Fatalf("after the stopped first ingest: version %d, %d quads served", v, len(n))
 			}
 			// Not empty any more (the steps are in the file): no second
@@ -165,11 +157,11 @@ func TestFirstWriterAbortServesNothing(t *testing.T) {
 			if v, err := s.Apply(ctx, changes); err != nil || v != 1 {
 				t.Fatalf("next ingest: version %d, %v", v, err)
 			}
-			if v, err := checkVersioned(ctx, s, 4000); err != nil || v != 1 {
+			if v, err := graphtest.CheckVersioned(ctx, s, 4000); err != nil || v != 1 {
 				t.Fatalf("version %d, %v", v, err)
 			}
-			_, full := readAll(t, s, false)
-			_, ck := readAll(t, s, true)
+			_, full := graphtest.ReadAll(t, s, false)
+			_, ck := graphtest.ReadAll(t, s, true)
 			if !slices.Equal(full, ck) {
 				t.Fatalf("the checkpoint (%d quads) is not the store (%d quads)", len(ck), len(full))
 			}
@@ -181,14 +173,59 @@ func TestFirstWriterAbortServesNothing(t *testing.T) {
 // bbolt store; anything else is written by Apply.
 func TestBeginFirstOnlyEmptyBolt(t *testing.T) {
 	ctx := context.Background()
-	full := open(t, "bbolt:"+t.TempDir()+"/g.db")
-	applyVersioned(t, full, 2, 3)
-	for name, s := range map[string]*Store{"memory": open(t, "memory"), "bbolt at version 1": full} {
+	full := graphtest.Open(t, harness.URL(t))
+	graphtest.ApplyVersioned(t, full, 2, 3)
+	for name, s := range map[string]*graph.Store{"memory": graphtest.Open(t, "memory"), "bbolt at version 1": full} {
 		if w, err := s.BeginFirst(ctx); err != nil || w != nil {
 			t.Fatalf("%s: BeginFirst gave %v, %v", name, w, err)
 		}
 		if _, err := s.Version(ctx); err != nil { // the lock was released
 			t.Fatalf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestFailedFirstIngestServesNothing: a first ingest is committed in steps;
+// one that fails after some steps leaves version 0, and Read serves
+// nothing of it — then the next ingest writes everything.
+func TestFailedFirstIngestServesNothing(t *testing.T) {
+	ctx := context.Background()
+	hooks := stepHooks()
+	s := graphtest.OpenWith(t, harness.URL(t), hooks)
+	puts := 0
+	hooks.FailWrite = func() error {
+		if puts++; puts == 20000 {
+			return errors.New("no space left on device (injected)")
+		}
+		return nil
+	}
+	if _, err := s.Apply(ctx, graphtest.Versioned(40, 100, 1)); err == nil {
+		t.Fatal("the injected failure did not fail the first ingest")
+	}
+	hooks.FailWrite = nil
+	n := 0
+	v, err := s.Read(ctx, func(quad.Quad) error { n++; return nil })
+	if err != nil || v != 0 || n != 0 {
+		t.Fatalf("after a failed first ingest: version %d, %d quads served, %v", v, n, err)
+	}
+	// The next ingest changes only half of the graphs (the others were
+	// written whole before the failure, as an ingest skipping unchanged
+	// digests would find them): the checkpoint must still hold them all.
+	if got, err := s.Apply(ctx, graphtest.Versioned(40, 100, 1)[:20]); err != nil || got != 1 {
+		t.Fatalf("next ingest: version %d, %v", got, err)
+	}
+	_, full := graphtest.ReadAll(t, s, false)
+	_, ck := graphtest.ReadAll(t, s, true)
+	if !slices.Equal(full, ck) {
+		t.Fatalf("the checkpoint (%d quads) is not the store (%d quads)", len(ck), len(full))
+	}
+	if got := graphtest.ApplyVersioned(t, s, 40, 100); got != 2 {
+		t.Fatalf("next ingest: version %d", got)
+	}
+	if v, err := graphtest.CheckVersioned(ctx, s, 4000); err != nil || v != 2 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	if !s.CheckpointCurrent(ctx) {
+		t.Fatal("the checkpoint is not current after the first ingest")
 	}
 }

@@ -1,0 +1,134 @@
+package backend
+
+import (
+	"context"
+
+	"github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/quad"
+)
+
+// Plan is the delta plan of an Apply: the quads to delete and to add so
+// that every changed graph holds exactly its new quads, and the version
+// bump from Old to Next.
+type Plan struct {
+	Old, Next  int64
+	Dels, Adds []graph.Delta
+}
+
+// Stored is what a plan reads the stored graphs through.
+type Stored interface {
+	Scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error
+	GraphQuads(ctx context.Context, label string) ([]quad.Quad, error)
+}
+
+// IndexFunc returns the deltas that keep a backend's own index of a graph
+// (the subject registry, see Cayley) in step with its new content want,
+// by quad Key.
+type IndexFunc func(ctx context.Context, label string, want map[string]quad.Quad) ([]graph.Delta, error)
+
+// PlanApply computes the plan of changes from the stored graphs (only the
+// difference is written), index's deltas included when index is set.
+func PlanApply(ctx context.Context, st Stored, index IndexFunc, changes []Change) (p Plan, err error) {
+	for _, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return Plan{}, err
+		}
+		old, err := st.GraphQuads(ctx, c.Graph)
+		if err != nil {
+			return Plan{}, err
+		}
+		want := make(map[string]quad.Quad, len(c.Quads))
+		if !c.Delete {
+			for _, q := range c.Quads {
+				q.Label = quad.IRI(c.Graph)
+				want[Key(q)] = q
+			}
+		}
+		have := make(map[string]bool, len(old))
+		for _, q := range old {
+			k := Key(q)
+			have[k] = true
+			if _, keep := want[k]; !keep {
+				p.Dels = append(p.Dels, graph.Delta{Quad: q, Action: graph.Delete})
+			}
+		}
+		for k, q := range want {
+			if !have[k] {
+				p.Adds = append(p.Adds, graph.Delta{Quad: q, Action: graph.Add})
+			}
+		}
+		if index == nil || c.Graph == MetaGraph {
+			continue
+		}
+		reg, err := index(ctx, c.Graph, want)
+		if err != nil {
+			return Plan{}, err
+		}
+		for _, d := range reg {
+			if d.Action == graph.Delete {
+				p.Dels = append(p.Dels, d)
+			} else {
+				p.Adds = append(p.Adds, d)
+			}
+		}
+	}
+	// The version bump: its old quad (read back as stored) out, the next in.
+	if p.Old, err = Version(ctx, st.Scan); err != nil {
+		return Plan{}, err
+	}
+	p.Next = p.Old + 1
+	meta, err := st.GraphQuads(ctx, MetaGraph)
+	if err != nil {
+		return Plan{}, err
+	}
+	for _, q := range meta {
+		if q.Subject == quad.IRI(VersionSubject) && q.Predicate == quad.IRI(VersionPredicate) {
+			p.Dels = append(p.Dels, graph.Delta{Quad: q, Action: graph.Delete})
+		}
+	}
+	p.Adds = append(p.Adds, graph.Delta{Quad: VersionQuad(p.Next), Action: graph.Add})
+	if err := ctx.Err(); err != nil {
+		return Plan{}, err
+	}
+	return p, nil
+}
+
+// BatchSize bounds one ApplyDeltas call on Cayley's kv and memstore (all
+// calls of an ingest share one bbolt transaction): Cayley's kv ApplyDeltas
+// buffers a call's index updates in maps, and calls of a few thousand
+// deltas were measured fastest. The SQL backend never splits: one call is
+// one database transaction.
+const BatchSize = 4000
+
+// ApplyDeltas applies deltas to qs in one call, ignoring duplicates and
+// missing quads.
+func ApplyDeltas(qs graph.QuadStore, deltas []graph.Delta) error {
+	if len(deltas) == 0 {
+		return nil
+	}
+	return qs.ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
+}
+
+// WriteBatches applies every delete, then every add, in calls of at most
+// BatchSize deltas. Cayley's kv ApplyDeltas resolves the nodes of added
+// quads only among the nodes whose reference count does not drop in that
+// call: a value that loses more quads than it gains (typically the graph's
+// label when a graph shrinks) is silently left out of every added quad,
+// which then lands in no graph. A call of deletes only or of adds only
+// never hits that. On bbolt all calls share the ingest transaction,
+// so the order inside it is invisible to readers.
+func WriteBatches(ctx context.Context, qs graph.QuadStore, dels, adds []graph.Delta) error {
+	for _, part := range [][]graph.Delta{dels, adds} {
+		for len(part) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n := min(len(part), BatchSize)
+			if err := ApplyDeltas(qs, part[:n]); err != nil {
+				return err
+			}
+			part = part[n:]
+		}
+	}
+	return nil
+}

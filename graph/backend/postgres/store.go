@@ -1,0 +1,102 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
+)
+
+func init() {
+	backend.Register(backend.Registration{
+		Name:     "postgres",
+		Aliases:  []string{"postgresql"},
+		WholeURL: []string{"postgres://", "postgresql://"},
+		Usage:    "postgres:DSN",
+		Open:     open,
+	})
+}
+
+// store is a PostgreSQL store: Cayley's QuadStore for writes, the
+// connection pool for reads (see sqlScan).
+type store struct {
+	qs    graph.QuadStore
+	db    *sql.DB
+	hooks *backend.Hooks
+}
+
+// Close is backend.Backend.Close.
+func (s *store) Close() error {
+	return errors.Join(s.qs.Close(), s.db.Close())
+}
+
+// Scan is backend.Backend.Scan: one statement, so one snapshot.
+func (s *store) Scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+	return sqlScan(ctx, s.db, dir, v, fn)
+}
+
+// GraphQuads is backend.Backend.GraphQuads, through the label index.
+func (s *store) GraphQuads(ctx context.Context, label string) ([]quad.Quad, error) {
+	var out []quad.Quad
+	err := sqlScan(ctx, s.db, quad.Label, quad.IRI(label), func(q quad.Quad) error {
+		out = append(out, q)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read graph %s: %w", label, err)
+	}
+	return out, nil
+}
+
+// Read is backend.Backend.Read: the version, the checkpoint's stamp and
+// the quads in one REPEATABLE READ transaction, so they are of one
+// committed state.
+func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return 0, false, err
+	}
+	defer tx.Rollback()
+	v, err := sqlVersion(ctx, tx)
+	if err != nil {
+		return 0, false, err
+	}
+	if r.UseCheckpoint {
+		bl, ok, err := checkpointSQL(ctx, tx, v)
+		if err != nil {
+			return v, false, err
+		}
+		if ok {
+			return v, true, backend.DecodeBlocks(ctx, bl, r.Workers, r.Blocks)
+		}
+	}
+	return v, false, sqlScan(ctx, tx, quad.Any, nil, r.Quad)
+}
+
+// Apply is backend.Backend.Apply: every delta and the version bump go to
+// Cayley in one ApplyDeltas call, which is one database transaction;
+// writers in other processes are serialised by an advisory lock held for
+// the whole Apply, so each reads the version its predecessor committed.
+// The checkpoint is written after the commit (see writeCheckpoint).
+func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
+	unlock, err := s.lockWriter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	p, err := backend.PlanApply(ctx, s, nil, changes)
+	if err != nil {
+		return 0, err
+	}
+	// One call, one database transaction, however large.
+	if err := backend.ApplyDeltas(s.qs, append(p.Dels, p.Adds...)); err != nil {
+		return 0, fmt.Errorf("write graphs: %w", err)
+	}
+	_ = s.writeCheckpoint(ctx, p.Old, p.Next, changes) // see writeCheckpoint: replicas then read the store
+	return p.Next, nil
+}
