@@ -14,7 +14,7 @@ func toolType(t *types) *graphql.Object {
 		Description: "One concrete mechanism that exercises a skill.",
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
-				"globalId":    globalIDField("Tool", func(x *queries.Tool) string { return x.ID }),
+				"globalId":    globalIDField("Tool", func(x *queries.Tool) string { return x.IRI }),
 				"id":          field[*queries.Tool](nn(graphql.ID), "", func(t *queries.Tool) any { return t.ID }),
 				"iri":         field[*queries.Tool](nn(graphql.String), "", func(t *queries.Tool) any { return t.IRI }),
 				"title":       field[*queries.Tool](graphql.String, "", func(t *queries.Tool) any { return nilIfEmpty(t.Title) }),
