@@ -43,7 +43,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "5"
+const parserVersion = "6"
 
 // Options tune an ingest run.
 type Options struct {
