@@ -28,7 +28,7 @@ func TestUsageNamesEveryVerb(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("help: exit %d (stderr %q)", code, errs)
 	}
-	for _, verb := range []string{"ingest", "check", "diff", "coverage", "query", "serve", "export", "import", "gen", "version", "completion", "help"} {
+	for _, verb := range []string{"ingest", "check", "diff", "coverage", "query", "serve", "export", "import", "gen", "version", "completion", "mcp", "help"} {
 		t.Run(verb, func(t *testing.T) {
 			if !strings.Contains(out, "skillgraph "+verb) {
 				t.Errorf("usage does not list %q:\n%s", verb, out)
