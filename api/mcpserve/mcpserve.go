@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -32,7 +33,8 @@ type Options struct {
 	Limits api.Limits
 	// Timeout bounds each tool call (0: 15 s, the HTTP request deadline).
 	Timeout time.Duration
-	// Version is the skillgraph version named in initialize.
+	// Version is the skillgraph version named in initialize ("": the
+	// module version of the binary).
 	Version string
 }
 
@@ -48,6 +50,12 @@ const MaxMessageBytes = 1 << 20
 func New(o Options) *mcp.Server {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.Version == "" {
+		o.Version = "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			o.Version = bi.Main.Version
+		}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "skillgraph", Title: "skillgraph", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: "Read-only questions to a skillgraph knowledge graph of skills, Tools, BPMN processes and MCP listings: " +

@@ -151,6 +151,11 @@ func readLine(br *bufio.Reader, limit int) (line []byte, over bool, err error) {
 	}
 }
 
+// Malformed returns the JSON-RPC error (one line) answering body when it
+// is not one well-formed JSON-RPC 2.0 message, else nil: the check the
+// stdio transport makes, for the HTTP endpoint to make too.
+func Malformed(body []byte) []byte { return check(body, len(body) > MaxMessageBytes) }
+
 // check returns the JSON-RPC error line answering a malformed message, or
 // nil when the line is one well-formed JSON-RPC message.
 func check(line []byte, over bool) []byte {
