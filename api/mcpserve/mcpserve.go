@@ -59,7 +59,7 @@ func New(o Options) *mcp.Server {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "skillgraph", Title: "skillgraph", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: "Read-only questions to a skillgraph knowledge graph of skills, Tools, BPMN processes and MCP listings: " +
-			"coverage, which Tools perform a skill (with when to pick each), why something is not reachable, findings, " +
+			"skills, coverage, which Tools perform a skill (with when to pick each), why something is not reachable, findings, " +
 			"and any GraphQL query (docs/schema.graphql). Mutations are not offered here.",
 	})
 	h := &handler{o: o}
@@ -85,6 +85,14 @@ func New(o Options) *mcp.Server {
 		Description: "The integrity findings (stable code, severity, file, line, message), optionally of one file, severity or code; " +
 			"paged: pass endCursor back as after.",
 		Annotations: readOnly("Findings")}, h.findings)
+	mcp.AddTool(s, &mcp.Tool{Name: "list_skills", Title: "List skills",
+		Description: "The skills of the graph, optionally matching a text, of one package or of one tier, each with its coverage, tier and reachability; " +
+			"paged: pass endCursor back as after.",
+		Annotations: readOnly("List skills")}, h.listSkills)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_skill", Title: "One skill",
+		Description: "One skill: its description, flavour, coverage and tier evidence, the Tools that really perform it, " +
+			"its reachability witness, its file and line, and its findings.",
+		Annotations: readOnly("One skill")}, h.getSkill)
 	mcp.AddTool(s, &mcp.Tool{Name: "graphql", Title: "GraphQL query",
 		Description: "Run one read-only GraphQL query on the graph (schema: docs/schema.graphql; the same depth, cost and time limits as /graphql). " +
 			"Mutations are refused.",

@@ -142,6 +142,16 @@ func TestAnswersEqualGraphQL(t *testing.T) {
 		if len(ids) > 0 {
 			withTools++
 		}
+		var one mcpserve.GetSkillOut
+		call(t, cs, "get_skill", map[string]any{"skill": sk.ID}, &one)
+		if strings.Join(one.Tools, ",") != strings.Join(want, ",") || one.Tier != sk.Tier || one.Covered != sk.Covered {
+			t.Errorf("get_skill %s: tools %v tier %q, GraphQL %v %q", sk.ID, one.Tools, one.Tier, want, sk.Tier)
+		}
+	}
+	var listed mcpserve.ListSkillsOut
+	call(t, cs, "list_skills", map[string]any{"first": 500}, &listed)
+	if listed.TotalCount != len(skills.Skills.Nodes) || len(listed.Skills) != len(skills.Skills.Nodes) {
+		t.Errorf("list_skills: %d of %d, GraphQL %d", len(listed.Skills), listed.TotalCount, len(skills.Skills.Nodes))
 	}
 	if withTools == 0 {
 		t.Error("no skill has Tools: the comparison compared nothing")
@@ -212,7 +222,7 @@ func TestToolsListAndErrors(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,graphql,reachability" {
+	if strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability" {
 		t.Errorf("tools %v", names)
 	}
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {

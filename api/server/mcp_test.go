@@ -26,7 +26,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 	defer cs.Close()
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 5 {
+	if err != nil || len(list.Tools) != 7 {
 		t.Fatalf("tools/list: %v, %+v", err, list)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "coverage", Arguments: map[string]any{}})

@@ -30,7 +30,7 @@ func TestMCPServeOverPipes(t *testing.T) {
 		t.Fatalf("initialize result %+v", r)
 	}
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 5 {
+	if err != nil || len(list.Tools) != 7 {
 		t.Fatalf("tools/list: %v, %d tools", err, len(list.Tools))
 	}
 	for name, args := range map[string]map[string]any{
@@ -39,6 +39,8 @@ func TestMCPServeOverPipes(t *testing.T) {
 		"reachability":        {"kind": "tool", "id": "feedback-digest"},
 		"findings":            {"file": "mcp/cms.json"},
 		"graphql":             {"query": "{ graphVersion }"},
+		"list_skills":         {"text": "feedback"},
+		"get_skill":           {"skill": "summarize-feedback"},
 	} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil || res.IsError || res.StructuredContent == nil {

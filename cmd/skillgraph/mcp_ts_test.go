@@ -66,6 +66,8 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 		"reachability":        map[string]any{"kind": "tool", "id": tool},
 		"findings":            map[string]any{"first": 5},
 		"graphql":             map[string]any{"query": "{ graphVersion coverage { total } }"},
+		"list_skills":         map[string]any{"first": 3},
+		"get_skill":           map[string]any{"skill": skill},
 	})
 	bin := skillgraphBinary(t)
 	srv := servertest.Start(t, servertest.Options{Corpus: corpus})
@@ -97,11 +99,11 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 					t.Errorf("%s: readOnly %v input %v output %v", tl.Name, tl.ReadOnly, tl.Input, tl.Output)
 				}
 			}
-			if r.Server != "skillgraph" || strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,graphql,reachability" {
+			if r.Server != "skillgraph" || strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability" {
 				t.Errorf("server %q tools %v", r.Server, names)
 			}
-			if len(r.Calls) != 5 {
-				t.Errorf("%d calls answered, want 5", len(r.Calls))
+			if len(r.Calls) != 7 {
+				t.Errorf("%d calls answered, want 7", len(r.Calls))
 			}
 			for name, res := range r.Calls {
 				if res.IsError || len(res.Structured) == 0 || string(res.Structured) == "null" {
