@@ -93,6 +93,8 @@ func New(o Options) *mcp.Server {
 		Description: "One skill: its description, flavour, coverage and tier evidence, the Tools that really perform it, " +
 			"its reachability witness, its file and line, and its findings.",
 		Annotations: readOnly("One skill")}, h.getSkill)
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: SkillURITemplate, Name: "skill", Title: "A skill",
+		Description: "One skill as get_skill answers it (the same text).", MIMEType: "application/json"}, h.readSkill)
 	mcp.AddTool(s, &mcp.Tool{Name: "graphql", Title: "GraphQL query",
 		Description: "Run one read-only GraphQL query on the graph (schema: docs/schema.graphql; the same depth, cost and time limits as /graphql). " +
 			"Mutations are refused.",

@@ -247,6 +247,27 @@ func TestToolsListAndErrors(t *testing.T) {
 	if len(page2.Findings) == 0 || reflect.DeepEqual(page1.Findings, page2.Findings) {
 		t.Errorf("page 2 %+v repeats or is empty", page2)
 	}
+	// A skill is also a resource, with the tool's text.
+	tr, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_skill", Arguments: map[string]any{"skill": "site/announce-release"}})
+	if err != nil || tr.IsError || len(tr.Content) != 1 {
+		t.Fatalf("get_skill: %v %+v", err, tr)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://site/announce-release"})
+	if err != nil || len(rr.Contents) != 1 {
+		t.Fatalf("resources/read: %v %+v", err, rr)
+	}
+	if text := tr.Content[0].(*mcp.TextContent).Text; rr.Contents[0].Text != text || !strings.Contains(text, `"id": "announce-release"`) {
+		t.Errorf("resource text\n%s\nis not the tool's\n%s", rr.Contents[0].Text, text)
+	}
+	for _, uri := range []string{"skill://other/announce-release", "skill://site/no-such-skill", "skill://site"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
+			t.Errorf("%s: no error", uri)
+		}
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != mcpserve.SkillURITemplate {
+		t.Errorf("resource templates: %v %+v", err, templates)
+	}
 	var q mcpserve.GraphQLOut
 	call(t, cs, "graphql", map[string]any{"query": `{ tool(id: "feedback-digest") { parity { state } } }`}, &q)
 	if b, _ := json.Marshal(q.Data); string(b) != `{"tool":{"parity":{"state":"disagrees"}}}` {

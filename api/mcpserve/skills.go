@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -121,7 +122,8 @@ func (h *handler) getSkill(ctx context.Context, _ *mcp.CallToolRequest, in GetSk
 	if out.Findings == nil {
 		out.Findings = []Finding{}
 	}
-	return nil, out, nil
+	// The text is set here so that the skill resource can return the same.
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: skillText(out)}}}, out, nil
 }
 
 func nonNil(xs []string) []string {
@@ -129,4 +131,33 @@ func nonNil(xs []string) []string {
 		return []string{}
 	}
 	return xs
+}
+
+// SkillURITemplate is the URI template of the skill resources: a skill is
+// also readable as skill://<package>/<id>, with the text of get_skill.
+const SkillURITemplate = "skill://{package}/{id}"
+
+// skillText is the text of a skill, the same for the get_skill tool's
+// content and the skill resource: its answer as indented JSON.
+func skillText(out GetSkillOut) string {
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return fmt.Sprintf("encode the skill: %v", err)
+	}
+	return string(b)
+}
+
+// readSkill answers resources/read of skill://<package>/<id>.
+func (h *handler) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	rest, ok := strings.CutPrefix(uri, "skill://")
+	pkg, id, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || pkg == "" || id == "" || strings.Contains(id, "/") {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	_, out, err := h.getSkill(ctx, nil, GetSkillIn{Skill: pkg + "/" + id})
+	if err != nil || out.Package != pkg {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: skillText(out)}}}, nil
 }

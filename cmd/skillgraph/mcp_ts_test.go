@@ -42,6 +42,9 @@ type tsRun struct {
 		IsError    bool
 		Structured json.RawMessage
 	}
+	Resource struct {
+		Text, ToolText string
+	}
 	UnknownTool  struct{ Error any }
 	BadArguments struct{ IsError bool }
 	Failure      string
@@ -52,13 +55,13 @@ type tsRun struct {
 // POST /mcp over HTTP on a real corpus (cat-harness-ts when the real
 // corpora are beside the repository): initialize, tools/list, every tool
 // once (its structured answer validated by the SDK against the tool's
-// output schema), an unknown tool (a JSON-RPC error) and bad arguments (a
+// output schema), a skill resource read (the text of get_skill), an unknown tool (a JSON-RPC error) and bad arguments (a
 // tool error).
 func TestMCPWithTypeScriptClient(t *testing.T) {
 	script := tsClient(t)
-	corpus, skill, tool := "../../../shared/realworld/cat-harness-ts", "coordinate", "github"
+	corpus, pkg, skill, tool := "../../../shared/realworld/cat-harness-ts", "sdlc-core", "coordinate", "github"
 	if _, err := os.Stat(corpus); err != nil {
-		corpus, skill, tool = "../../examples/harness", "summarize-feedback", "feedback-digest"
+		corpus, pkg, skill, tool = "../../examples/harness", "summarize-feedback", "summarize-feedback", "feedback-digest"
 	}
 	calls, _ := json.Marshal(map[string]any{
 		"coverage":            map[string]any{},
@@ -80,7 +83,7 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command("node", c.args...)
-			cmd.Env = append(os.Environ(), "MCP_CALLS="+string(calls))
+			cmd.Env = append(os.Environ(), "MCP_CALLS="+string(calls), "MCP_RESOURCE=skill://"+pkg+"/"+skill)
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("node: %v\n%s", err, out)
@@ -115,6 +118,9 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 			}
 			if code, ok := r.UnknownTool.Error.(float64); !ok || code != -32602 {
 				t.Errorf("unknown tool: %v, want JSON-RPC error -32602", r.UnknownTool.Error)
+			}
+			if r.Resource.Text == "" || r.Resource.Text != r.Resource.ToolText || !strings.Contains(r.Resource.Text, `"id": "`+skill+`"`) {
+				t.Errorf("resource skill://%s/%s: %q, get_skill's text %q", pkg, skill, r.Resource.Text, r.Resource.ToolText)
 			}
 			if !r.BadArguments.IsError {
 				t.Error("bad arguments: no tool error")

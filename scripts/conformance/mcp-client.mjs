@@ -7,7 +7,8 @@
 //
 // It initializes, lists the tools, calls every tool once with the given
 // arguments (read from the MCP_CALLS environment variable as JSON: {tool:
-// arguments}), calls an unknown tool and one tool with bad arguments.
+// arguments}), reads the resource MCP_RESOURCE when set, calls an unknown
+// tool and one tool with bad arguments.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -30,6 +31,12 @@ try {
   for (const [name, args] of Object.entries(calls)) {
     const r = await client.callTool({ name, arguments: args });
     out.calls[name] = { isError: !!r.isError, structured: r.structuredContent ?? null };
+  }
+  if (process.env.MCP_RESOURCE) {
+    const r = await client.readResource({ uri: process.env.MCP_RESOURCE });
+    out.resource = { text: r.contents.map((c) => c.text).join("") };
+    const t = await client.callTool({ name: "get_skill", arguments: { skill: process.env.MCP_RESOURCE.replace("skill://", "") } });
+    out.resource.toolText = t.content.map((c) => c.text).join("");
   }
   try {
     const r = await client.callTool({ name: "no_such_tool", arguments: {} });
