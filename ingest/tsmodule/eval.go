@@ -1,6 +1,8 @@
 package tsmodule
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"path"
 	"reflect"
@@ -128,6 +130,12 @@ func (p *Program) Module(rel string, src []byte) (*moduleEnv, error) {
 	m, err := Compile(rel, src)
 	if err != nil {
 		env.err = err
+		var de *DepthError
+		if errors.As(err, &de) && p.Exhausted == "" {
+			// Too deep to parse safely is a limit of this reader, like the
+			// step limit: the module's values are unknown, not wrong.
+			p.Exhausted = fmt.Sprintf("depth limit in %s (%s reach %d levels at line %d, at most %d)", rel, de.What, de.Depth, de.Line, de.Max)
+		}
 		return env, err
 	}
 	env.mod = m

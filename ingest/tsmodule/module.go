@@ -1,7 +1,6 @@
 package tsmodule
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -12,14 +11,6 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
 )
-
-// MaxNesting bounds how deeply brackets may nest in a module. Both parsers
-// are recursive descent: a refusal up front keeps a hostile module from
-// exhausting the stack.
-const MaxNesting = 200
-
-// ErrTooDeep is returned for a module nested beyond MaxNesting.
-var ErrTooDeep = errors.New("module nests brackets too deeply")
 
 // Module is one compiled module: its JavaScript AST and the map from
 // positions in that JavaScript back to lines of the original source.
@@ -32,8 +23,9 @@ type Module struct {
 
 // Compile strips a module's types and parses it. The module is not run.
 func Compile(p string, src []byte) (*Module, error) {
-	if d := nesting(src); d > MaxNesting {
-		return nil, fmt.Errorf("%w (%d levels, at most %d)", ErrTooDeep, d, MaxNesting)
+	// Bound the parse's depth before either parser recurses over it.
+	if err := scanShape(src); err != nil {
+		return nil, err
 	}
 	loader := api.LoaderTS
 	switch strings.ToLower(path.Ext(p)) {
@@ -92,61 +84,4 @@ func (m *Module) Line(idx file.Idx) int {
 		return pos.Line
 	}
 	return 1
-}
-
-// nesting measures the deepest bracket nesting of a source text, skipping
-// strings and comments. Regular expressions are not told apart from
-// division, so a bracket inside one may count: the bound is generous.
-func nesting(src []byte) int {
-	depth, deepest := 0, 0
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '(', '[', '{':
-			depth++
-			if depth > deepest {
-				deepest = depth
-			}
-		case ')', ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		case '"', '\'':
-			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '`':
-			// Template literals may hold ${…}: count the braces inside as
-			// nesting too, which only over-estimates.
-			for i++; i < len(src) && src[i] != '`'; i++ {
-				switch src[i] {
-				case '\\':
-					i++
-				case '{':
-					depth++
-					if depth > deepest {
-						deepest = depth
-					}
-				case '}':
-					if depth > 0 {
-						depth--
-					}
-				}
-			}
-		case '/':
-			if i+1 < len(src) && src[i+1] == '/' {
-				for i < len(src) && src[i] != '\n' {
-					i++
-				}
-			} else if i+1 < len(src) && src[i+1] == '*' {
-				i += 2
-				for i+1 < len(src) && !(src[i] == '*' && src[i+1] == '/') {
-					i++
-				}
-				i++
-			}
-		}
-	}
-	return deepest
 }

@@ -2,6 +2,7 @@ package tsmodule
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,8 +30,14 @@ type Dynamic struct {
 // defineTool call is written in this module (a Tool made by a sibling
 // module belongs to that module's file), in source order, with the values
 // it cannot know.
+//
+// A module nested too deeply to parse safely (ErrTooDeep) is not an error:
+// it has no Tools that can be read, and Exhausted says why.
 func (p *Program) Tools(rel string, src []byte) ([]Tool, []Dynamic, error) {
 	env, err := p.Module(rel, src)
+	if errors.Is(err, ErrTooDeep) {
+		return nil, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}

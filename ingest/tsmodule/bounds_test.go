@@ -1,0 +1,165 @@
+package tsmodule
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// chainCorpus is n tiny Tool modules, each importing the one before it:
+// tools/m0.ts … tools/m{n-1}.ts, as a corpus's loader hands them over.
+func chainCorpus(n int) map[string][]byte {
+	files := map[string][]byte{}
+	files["tools/m0.ts"] = []byte("export const v = 'm';\nexport const tools = [defineTool({ id: 'm0', title: v, description: 'D', install: { none: true }, invoke: { manual: true }, satisfies: ['s'] })];\n")
+	for i := 1; i < n; i++ {
+		files[fmt.Sprintf("tools/m%d.ts", i)] = []byte(fmt.Sprintf("import { v as p } from './m%d.js';\nexport const v = p + '%d';\nexport const tools = [defineTool({ id: 'm%d', title: v, description: 'D', install: { none: true }, invoke: { manual: true }, satisfies: ['s'] })];\n", i-1, i, i))
+	}
+	return files
+}
+
+func mapLoader(files map[string][]byte, loads *int) Loader {
+	return func(rel string) ([]byte, error) {
+		if loads != nil {
+			*loads++
+		}
+		if b, ok := files[rel]; ok {
+			return b, nil
+		}
+		return nil, errors.New("no such module")
+	}
+}
+
+// BenchmarkChainedModules reads 200 Tool modules that each import the one
+// before, one Program per file as an ingest does (ingest/tool.ParseModule).
+func BenchmarkChainedModules(b *testing.B) {
+	files := chainCorpus(200)
+	for b.Loop() {
+		for i := 0; i < 200; i++ {
+			rel := fmt.Sprintf("tools/m%d.ts", i)
+			p := NewProgram(mapLoader(files, nil), Limits{})
+			if _, _, err := p.Tools(rel, files[rel]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestRealModulesWithinShape: every TypeScript module of the real corpora
+// stays well inside the depth bound (the margin is reported).
+func TestRealModulesWithinShape(t *testing.T) {
+	roots, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "realworld", "*"))
+	if len(roots) == 0 {
+		roots, _ = filepath.Glob("/work/shared/realworld/*")
+	}
+	n, deepest, where := 0, 0, ""
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !tsLike(p) {
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			n++
+			dep, derr := measureShape(src)
+			if derr != nil {
+				t.Errorf("%s refused: %v", p, derr)
+			}
+			if dep > deepest {
+				deepest, where = dep, p
+			}
+			return nil
+		})
+	}
+	if n == 0 {
+		t.Skip("no real corpora on this machine")
+	}
+	t.Logf("%d modules, deepest estimate %d (%s), bound %d", n, deepest, where, MaxDepth)
+}
+
+func tsLike(p string) bool {
+	switch filepath.Ext(p) {
+	case ".ts", ".mts", ".js", ".mjs", ".tsx", ".cts", ".cjs":
+		return true
+	}
+	return false
+}
+
+// deepShapes are values that nest n levels with no bracket (issue 28 row
+// 1), or in the case of commas, chain n operators; each sits in a Tool's
+// title or a Zod vocabulary's table.
+func deepShapes(n int) map[string]string {
+	return map[string]string{
+		"!":        strings.Repeat("!", n) + "x",
+		".a":       "x" + strings.Repeat(".a", n),
+		"()":       "x" + strings.Repeat("()", n),
+		"=>":       strings.Repeat("a => ", n) + "x",
+		"typeof":   strings.Repeat("typeof ", n) + "x",
+		"**":       strings.Repeat("x ** ", n) + "x",
+		"=":        strings.Repeat("x = ", n) + "x",
+		"?:":       strings.Repeat("x ? 1 : ", n) + "x",
+		"new":      strings.Repeat("new ", n) + "x",
+		"comma":    "(" + strings.Repeat("x, ", n) + "x)",
+		"+":        strings.Repeat("'a' + ", n) + "'a'",
+		"-":        strings.Repeat("- ", n) + "1",
+		"await":    strings.Repeat("await ", n) + "x",
+		"else if":  "(() => { " + strings.Repeat("if (x) y; else ", n) + "z; })()",
+		"lines":    strings.Repeat("!\n", n) + "x",
+		"generics": "(null as " + strings.Repeat("A<", n) + "B" + strings.Repeat(">", n) + ")",
+		"template": strings.Repeat("`${", n) + "x" + strings.Repeat("}`", n),
+		// A regular expression or division the scan cannot tell apart
+		// must not hide what follows it.
+		"after regex":   "(() => { if (x) {} /'`/; return " + strings.Repeat("!", n) + "x; })()",
+		"after comment": "x // `\n" + "+ " + strings.Repeat("!", n) + "x",
+		"html comment":  "x\n<!-- `\n" + strings.Repeat("!", n) + "x",
+		"cr line end":   "x // `\r" + strings.Repeat("!", n) + "x",
+	}
+}
+
+func toolWith(title string) string {
+	return "export const tools = [defineTool({ id: 'deep', title: " + title + ", description: 'D', install: { none: true }, invoke: { manual: true }, satisfies: ['s'] })];\n"
+}
+
+// TestDeepExpressionsRefused (issue 28 rows 1 and 3): a value that nests
+// past MaxDepth without brackets is refused before esbuild or goja parse it
+// (both recurse per level; 300 000 levels overflowed the stack and killed
+// the process), and the refusal is the reader's depth limit, reported as
+// tool-module-dynamic by ingest/tool: no Tool, no error, no crash. Just
+// inside the bound the module is read.
+func TestDeepExpressionsRefused(t *testing.T) {
+	for name := range deepShapes(1) {
+		for _, n := range []int{MaxDepth + 1, 300_000} {
+			src := toolWith(deepShapes(n)[name])
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
+				if _, err := Compile("tools/deep.ts", []byte(src)); !errors.Is(err, ErrTooDeep) {
+					t.Fatalf("Compile = %v, want ErrTooDeep", err)
+				}
+				p := NewProgram(nil, Limits{})
+				tools, _, err := p.Tools("tools/deep.ts", []byte(src))
+				if err != nil || len(tools) != 0 {
+					t.Fatalf("Tools = %d, %v; want none and no error", len(tools), err)
+				}
+				if !strings.HasPrefix(p.Exhausted, "depth limit in tools/deep.ts") {
+					t.Errorf("Exhausted = %q", p.Exhausted)
+				}
+				voc := "import { z } from 'zod';\nexport const TOOL_TYPES = { A: z.string().describe(" + deepShapes(n)[name] + ") };\n"
+				if _, err := NewProgram(nil, Limits{}).Vocabulary("schemas/tool-types.ts", []byte(voc)); !errors.Is(err, ErrTooDeep) {
+					t.Errorf("Vocabulary = %v, want ErrTooDeep", err)
+				}
+			})
+		}
+	}
+	// Within the bound, the shapes compile (a tenth of it: each counts
+	// one or two levels per repetition, arrows eight).
+	for name, v := range deepShapes(MaxDepth / 10 / arrowWeight) {
+		// (Some are not valid modules: only the bound matters here.)
+		if _, err := Compile("tools/ok.ts", []byte(toolWith(v))); errors.Is(err, ErrTooDeep) {
+			t.Errorf("%s within the bound: %v", name, err)
+		}
+	}
+}
