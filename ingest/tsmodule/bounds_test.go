@@ -163,3 +163,79 @@ func TestDeepExpressionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// sharedModule is a small module whose Tool names a value that, expanded,
+// holds 2^levels leaves (issue 28 row 2: 22 levels took 9 GB and 56 s).
+func sharedModule(levels int) string {
+	var b strings.Builder
+	b.WriteString("const a0 = { k: 'v' };\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "const a%d = { k: a%d, j: a%d };\n", i, i-1, i-1)
+	}
+	fmt.Fprintf(&b, "export const tools = [defineTool({ id: 'shared', title: 'T', description: 'D', install: { none: true }, invoke: { manual: true }, satisfies: ['s'], x: a%d })];\n", levels)
+	return b.String()
+}
+
+// TestSharedValuesCounted: values shared inside a module count by their
+// expanded size as a Tool is built; past MaxToolValues the Tool is dropped
+// with a finding and the work stops there. The allocations are bounded
+// by the bound, not by the expansion (2^22 leaves), and the same module
+// below the bound is read whole.
+func TestSharedValuesCounted(t *testing.T) {
+	read := func(src string) ([]Tool, []Dynamic, *Program) {
+		p := NewProgram(nil, Limits{})
+		tools, dyn, err := p.Tools("tools/shared.ts", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tools, dyn, p
+	}
+	tools, _, _ := read(sharedModule(8))
+	if len(tools) != 1 {
+		t.Fatalf("below the bound: %d Tools, want 1", len(tools))
+	}
+	for _, levels := range []int{17, 22} {
+		src := sharedModule(levels)
+		tools, dyn, p := read(src)
+		if len(tools) != 0 {
+			t.Errorf("%d levels: %d Tools, want the Tool dropped", levels, len(tools))
+		}
+		found := false
+		for _, d := range dyn {
+			if d.Field == "(the Tool)" && strings.Contains(d.Why, "values once their shared constants are expanded") {
+				found = true
+			}
+		}
+		if !found || !strings.HasPrefix(p.Exhausted, "size limit") {
+			t.Errorf("%d levels: no finding on the Tool's size: %v, %q", levels, dyn, p.Exhausted)
+		}
+		allocs := testing.AllocsPerRun(1, func() { read(src) })
+		// A value built costs a few allocations (a node, its field name).
+		if max := float64(10 * MaxToolValues); allocs > max {
+			t.Errorf("%d levels: %.0f allocations, want at most %.0f", levels, allocs, max)
+		}
+	}
+}
+
+// TestSharedStringsCounted: a string is evaluated once and shared, but
+// each concatenation of it builds a new one: the bytes built count in all,
+// so .map of `s + s` over a large array stops at maxStringBytes.
+func TestSharedStringsCounted(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("const s0 = '" + strings.Repeat("x", 1000) + "';\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "const s%d = s%d + s%d;\n", i, i-1, i-1) // s9: 512 000 bytes
+	}
+	b.WriteString("const n0 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n")
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&b, "const n%d = [...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d];\n", i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("export const all = n3.map((i) => s9 + i);\n" + toolWith("'T'"))
+	p := NewProgram(nil, Limits{})
+	if _, _, err := p.Tools("tools/strings.ts", []byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	if p.bytes > maxStringBytes+(1<<20) || !strings.HasPrefix(p.Exhausted, "size limit") {
+		t.Errorf("built %d string bytes (bound %d), Exhausted %q", p.bytes, maxStringBytes, p.Exhausted)
+	}
+}

@@ -40,6 +40,7 @@ type Program struct {
 	lim     Limits
 	steps   int
 	elems   int
+	bytes   int // string bytes built, in all (maxStringBytes)
 	modules map[string]*moduleEnv
 	// Exhausted says a limit was reached: some values are unknown because
 	// of it.
@@ -103,6 +104,24 @@ func (p *Program) step() bool {
 	if p.steps > p.lim.Steps {
 		if p.Exhausted == "" {
 			p.Exhausted = "step limit"
+		}
+		return false
+	}
+	return true
+}
+
+// maxStringBytes bounds the bytes of all strings one Program builds. One
+// string is at most 1 MiB, but a shared string is evaluated once and may
+// be concatenated many times (.map of `s + s` over a large array).
+const maxStringBytes = 32 << 20
+
+// growString counts n bytes of a string built; false means the budget is
+// spent.
+func (p *Program) growString(n int) bool {
+	p.bytes += n
+	if p.bytes > maxStringBytes {
+		if p.Exhausted == "" {
+			p.Exhausted = "size limit"
 		}
 		return false
 	}
@@ -536,6 +555,9 @@ func (p *Program) template(x *ast.TemplateLiteral, sc *scope, depth int, at orig
 			return p.unknown(at, "a string too long")
 		}
 	}
+	if !p.growString(b.Len()) {
+		return p.unknown(at, "strings too long in all")
+	}
 	return &String{origin: at, V: b.String()}
 }
 
@@ -748,6 +770,9 @@ func (p *Program) binary(x *ast.BinaryExpression, sc *scope, depth int, at origi
 		if lok && rok && (lstr || rstr) {
 			if len(ls)+len(rs) > 1<<20 {
 				return p.unknown(at, "a string too long")
+			}
+			if !p.growString(len(ls) + len(rs)) {
+				return p.unknown(at, "strings too long in all")
 			}
 			return &String{origin: at, V: ls + rs}
 		}
