@@ -42,6 +42,8 @@ type Program struct {
 	elems   int
 	bytes   int // string bytes built, in all (maxStringBytes)
 	modules map[string]*moduleEnv
+	// assigned caches collectAssigned of function bodies.
+	assigned map[*ast.BlockStatement]map[string]bool
 	// Exhausted says a limit was reached: some values are unknown because
 	// of it.
 	Exhausted string
@@ -53,7 +55,7 @@ func NewProgram(load Loader, lim Limits) *Program {
 	if lim == (Limits{}) {
 		lim = defaultLimits
 	}
-	return &Program{load: load, lim: lim, modules: map[string]*moduleEnv{}}
+	return &Program{load: load, lim: lim, modules: map[string]*moduleEnv{}, assigned: map[*ast.BlockStatement]map[string]bool{}}
 }
 
 type binding struct {
@@ -146,7 +148,7 @@ func (p *Program) Module(rel string, src []byte) (*moduleEnv, error) {
 	}
 	env := &moduleEnv{exports: map[string]ast.Expression{}}
 	p.modules[rel] = env
-	m, err := Compile(rel, src)
+	m, err := compileOnce(rel, src)
 	if err != nil {
 		env.err = err
 		var de *DepthError
@@ -1059,8 +1061,14 @@ func (p *Program) apply(f *Func, args []Value, depth int, at origin) Value {
 	case *ast.ExpressionBody:
 		return p.eval(b.Expression, sc, depth+1)
 	case *ast.BlockStatement:
-		assigned := map[string]bool{}
-		collectAssigned(b, assigned)
+		// A body is walked for its assignments once, not once per call
+		// (.map calls it per element).
+		assigned, ok := p.assigned[b]
+		if !ok {
+			assigned = map[string]bool{}
+			collectAssigned(b, assigned)
+			p.assigned[b] = assigned
+		}
 		bindStatements(sc, sc.mod, b.List, assigned)
 		for _, st := range b.List {
 			switch s := st.(type) {

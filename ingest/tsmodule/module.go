@@ -1,9 +1,13 @@
 package tsmodule
 
 import (
+	"container/list"
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
@@ -21,8 +25,71 @@ type Module struct {
 	smap    *sourcemap.Consumer
 }
 
+// compileCacheBytes bounds the source bytes of the modules compileCache
+// holds (their ASTs take a few times more).
+const compileCacheBytes = 32 << 20
+
+// compileCache holds compiled modules by path and content, for every
+// Program of the process. An ingest reads each Tool module with a Program
+// of its own (ingest/tool.ParseModule), so a module imported by many
+// modules — a chain of 200, each importing the one before — was compiled
+// again for each of them: 200 × 64 compiles, 9.4 s. A Module is never
+// changed once compiled (goja's file.File locks its own line table), so
+// Programs on other goroutines share it; what a Program evaluates stays
+// its own. Keyed by content, it cannot go stale.
+var compileCache = struct {
+	sync.Mutex
+	byKey map[[sha256.Size]byte]*list.Element
+	order *list.List // of *compiled, most recently used first
+	bytes int
+}{byKey: map[[sha256.Size]byte]*list.Element{}, order: list.New()}
+
+type compiled struct {
+	key  [sha256.Size]byte
+	size int
+	mod  *Module
+	err  error
+}
+
+// compileOnce is Compile through compileCache.
+func compileOnce(p string, src []byte) (*Module, error) {
+	h := sha256.New()
+	h.Write([]byte(p))
+	h.Write([]byte{0})
+	h.Write(src)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	c := &compileCache
+	c.Lock()
+	if e, ok := c.byKey[key]; ok {
+		c.order.MoveToFront(e)
+		hit := e.Value.(*compiled)
+		c.Unlock()
+		return hit.mod, hit.err
+	}
+	c.Unlock()
+	m, err := Compile(p, src)
+	c.Lock()
+	defer c.Unlock()
+	if _, ok := c.byKey[key]; !ok && len(src) <= compileCacheBytes/4 {
+		c.byKey[key] = c.order.PushFront(&compiled{key: key, size: len(src), mod: m, err: err})
+		c.bytes += len(src)
+		for c.bytes > compileCacheBytes {
+			old := c.order.Remove(c.order.Back()).(*compiled)
+			delete(c.byKey, old.key)
+			c.bytes -= old.size
+		}
+	}
+	return m, err
+}
+
+// compiles counts the modules esbuild has compiled (for the tests: each
+// module of a corpus once).
+var compiles atomic.Int64
+
 // Compile strips a module's types and parses it. The module is not run.
 func Compile(p string, src []byte) (*Module, error) {
+	compiles.Add(1)
 	// Bound the parse's depth before either parser recurses over it.
 	if err := scanShape(src); err != nil {
 		return nil, err
