@@ -211,6 +211,7 @@ func TestSharedValuesCounted(t *testing.T) {
 			t.Errorf("%d levels: no finding on the Tool's size: %v, %q", levels, dyn, p.Exhausted)
 		}
 		allocs := testing.AllocsPerRun(1, func() { read(src) })
+		t.Logf("%d levels: %.0f allocations", levels, allocs)
 		// A value built costs a few allocations (a node, its field name).
 		if max := float64(10 * MaxToolValues); allocs > max {
 			t.Errorf("%d levels: %.0f allocations, want at most %.0f", levels, allocs, max)

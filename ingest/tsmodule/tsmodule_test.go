@@ -235,6 +235,12 @@ func FuzzTools(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Add("export const tools = [defineTool({ id: `${'a'}-${1}`, ...(x ? {} : { y: 1 }) })];")
+	// Issue 28: deep shapes just past the depth bound, and shared values.
+	for _, v := range deepShapes(MaxDepth + 1) {
+		f.Add(toolWith(v))
+	}
+	f.Add(sharedModule(12))
+	f.Add("if (x) {} /'`(/; x = /[/]/ + `${ {a: (1, 2)} }` <!-- `\n" + strings.Repeat("a => ", 40) + "1")
 	f.Fuzz(func(t *testing.T, src string) {
 		p := NewProgram(func(string) ([]byte, error) { return []byte(src), nil }, Limits{Steps: 20000, Depth: 64, Elements: 20000, Modules: 4})
 		_, _, _ = p.Tools("tools/x.ts", []byte(src))
