@@ -117,8 +117,13 @@ func deepShapes(n int) map[string]string {
 		// must not hide what follows it.
 		"after regex":   "(() => { if (x) {} /'`/; return " + strings.Repeat("!", n) + "x; })()",
 		"after comment": "x // `\n" + "+ " + strings.Repeat("!", n) + "x",
-		"html comment":  "x\n<!-- `\n" + strings.Repeat("!", n) + "x",
-		"cr line end":   "x // `\r" + strings.Repeat("!", n) + "x",
+		// An object literal's `}` (also after nested ternaries) divides.
+		"object / run":         "({} / " + strings.Repeat("!", n) + "x / 1)",
+		"ternary object / run": "(a ? b : c ? d : {} / " + strings.Repeat("!", n) + "x / 1)",
+		"yield / run":          "(function* () {\nreturn yield /" + strings.Repeat("!", n) + "x / 1\n})()",
+		"string continuation":  "'a\\\r\n' + " + strings.Repeat("!", n) + "x",
+		"html comment":         "x\n<!-- " + strings.Repeat("!", n) + "x\n",
+		"cr line end":          "x // `\r" + strings.Repeat("!", n) + "x",
 	}
 }
 
@@ -154,6 +159,22 @@ func TestDeepExpressionsRefused(t *testing.T) {
 				}
 			})
 		}
+	}
+	// Where a `/` may start a regular expression or divide and the two
+	// readings could part for more than the line, the module is refused
+	// whatever its size.
+	for name, src := range map[string]string{
+		"yield before a backtick": "function* g() { yield /`/; }\n" + toolWith("'T'"),
+		"await before a comment":  "async function g() { await /x/* 2 */; }\n" + toolWith("'T'"),
+		"of before a bracket":     "for (const x of /a/) {}\n" + toolWith("'T'"),
+		"html comment, backtick":  "x\n<!-- `\n" + toolWith("'T'"),
+	} {
+		if _, err := Compile("tools/ambiguous.ts", []byte(src)); !errors.Is(err, ErrTooDeep) {
+			t.Errorf("%s: Compile = %v, want ErrTooDeep", name, err)
+		}
+	}
+	if _, err := Compile("tools/regex.ts", []byte("function* g() {\n  yield /ab+c/g;\n}\n"+toolWith("'T'"))); err != nil {
+		t.Errorf("a regular expression after yield, alone on its line: %v", err)
 	}
 	// Within the bound, the shapes compile (a tenth of it: each counts
 	// one or two levels per repetition, arrows eight).

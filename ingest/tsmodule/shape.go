@@ -3,6 +3,7 @@ package tsmodule
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // MaxNesting bounds how deeply brackets may nest in a module.
@@ -59,15 +60,16 @@ const (
 )
 
 type shapeLevel struct {
-	kind   int
-	closer byte
-	outer  int  // the depth estimate of the enclosing levels
-	run    int  // tokens that nest, since the last point where the parser unwound
-	elses  int  // an else-if chain: each else nests the next statement
-	angle  int  // '<' not yet closed by '>' (generic type arguments)
-	quest  int  // ternary '?' not yet matched by ':'
-	inSect bool // opened inside the current tentative section
-	tent   bool // opened inside some tentative section: perhaps not a bracket at all
+	kind    int
+	closer  byte
+	unsure  bool // a { whose kind the scan cannot be sure of (after `>` or a contextual word)
+	outer   int  // the depth estimate of the enclosing levels
+	run     int  // tokens that nest, since the last point where the parser unwound
+	elses   int  // an else-if chain: each else nests the next statement
+	angle   int  // '<' not yet closed by '>' (generic type arguments)
+	quest   int  // ternary '?' not yet matched by ':'
+	ternary bool // the last ':' matched a '?'
+	decl    bool // in a var, let or const declaration: commas separate its declarators
 }
 
 // scanner is one pass over a module's bytes that bounds the depth its
@@ -75,17 +77,19 @@ type shapeLevel struct {
 // needed: strings, template literals, comments and regular expressions are
 // skipped; every punctuator and keyword that can nest a parse counts at
 // its bracket level until a point where any parser has unwound (a `;`, a
-// comma between list entries, a statement boundary).
+// comma between list entries or declarators, a statement boundary).
 //
 // The estimate must never be lower than the parse's depth, or a hostile
 // module gets past it, so every doubt is settled towards counting more.
-// Where the scan cannot tell a regular expression from a division (after
-// `)`, `}`, `++`, or a word that may be a name) it reads the text up to the
-// next `/` of the line as code, but with quotes and comment openers as
-// plain punctuation and without closing brackets opened before it: either
-// reading then counts at least what the parser nests. A bracket opened
-// there may be part of a regular expression: closing it makes the level
-// around it a sequence (commas no longer reset it).
+// Whether a `/` starts a regular expression is decided from the token
+// before it, as the grammar does: after an operator or a reserved word it
+// does, after a name, literal, `]`, `++` or a call's `)` it divides, after
+// the `)` of an if/while/for/with head or the `}` of a block it does.
+// Where the scan cannot know (after yield, await or of, which may be names,
+// or a `}` it could not classify), the rest of the line is
+// counted as code, every punctuator a level, skipping nothing; a line
+// where the two readings could part for more than the line (a backtick,
+// `/*`, brackets that do not balance on it) is refused.
 type scanner struct {
 	src   []byte
 	i     int
@@ -95,12 +99,12 @@ type scanner struct {
 	// deepest is the largest estimate seen (for the tests' margins).
 	deepest int
 
-	prev     int    // class of the previous token
-	prevWord string // the previous token when it is a word or punctuator
-	newline  bool   // a line break since the previous token
-	pendingE bool   // a reset happened: the else chain holds only if `else` comes next
-	sect     bool   // inside a tentative section (see above)
-	lineSect bool   // the section runs to the end of the line (a legacy HTML comment)
+	prev       int    // class of the previous token
+	prevWord   string // the previous token when it is a word or punctuator
+	newline    bool   // a line break since the previous token
+	pendingE   bool   // a reset happened: the else chain holds only if `else` comes next
+	lastKind   int    // the kind of the level the last closer closed
+	lastUnsure bool   // … and whether that kind was a guess
 }
 
 // Token classes for prev.
@@ -109,7 +113,7 @@ const (
 	tPunct   // an operator or opening bracket: an expression may start
 	tValue   // a name, literal or `]`: what follows is an operator
 	tKeyword // a reserved word: an expression may start (return, typeof, if, …)
-	tAmbig   // `)`, `}`, `++`, `--` or a contextual word: either may follow
+	tAmbig   // `)`, `}`, `++`, `--` or a contextual word: see slash
 )
 
 // reserved are the reserved words that nest what follows them or start a
@@ -167,6 +171,12 @@ func (s *scanner) check() {
 	}
 }
 
+func (s *scanner) refuse(what string) {
+	if s.err == nil {
+		s.err = &DepthError{Line: s.line, What: what, Depth: s.depth(), Max: MaxDepth}
+	}
+}
+
 // add counts n nesting tokens at the current level.
 func (s *scanner) add(n int) {
 	s.settleElse(false)
@@ -178,7 +188,7 @@ func (s *scanner) add(n int) {
 // expression: a `;`, a list comma, a statement boundary.
 func (s *scanner) reset() {
 	t := s.top()
-	t.run, t.quest, t.angle = 0, 0, 0
+	t.run, t.quest, t.angle, t.decl, t.ternary = 0, 0, 0, false, false
 	s.pendingE = true
 }
 
@@ -192,9 +202,9 @@ func (s *scanner) settleElse(isElse bool) {
 	}
 }
 
-func (s *scanner) push(kind int, closer byte) {
+func (s *scanner) push(kind int, closer byte, unsure bool) {
 	outer := s.depth()
-	s.stack = append(s.stack, shapeLevel{kind: kind, closer: closer, outer: outer, inSect: s.sect, tent: s.sect})
+	s.stack = append(s.stack, shapeLevel{kind: kind, closer: closer, outer: outer, unsure: unsure})
 	if n := len(s.stack) - 1; n > MaxNesting && s.err == nil {
 		s.err = &DepthError{Line: s.line, What: "brackets", Depth: n, Max: MaxNesting}
 	}
@@ -202,30 +212,19 @@ func (s *scanner) push(kind int, closer byte) {
 }
 
 // pop closes the innermost level the closer matches and returns its kind
-// (-1: none). A closer that matches no level, or in a tentative section
-// only a level opened before it, is ignored.
+// (-1: none; the parser stops at such a closer, so what follows does not
+// matter).
 func (s *scanner) pop(c byte) int {
 	for j := len(s.stack) - 1; j >= 1; j-- {
-		if s.sect && !s.stack[j].inSect {
-			return -1
-		}
 		if s.stack[j].closer != c {
 			continue
 		}
 		l := s.stack[j]
 		s.stack = s.stack[:j]
-		if l.tent && !s.sect {
-			// Perhaps that bracket was inside a regular expression and
-			// this closer closes the level around it instead: the level
-			// left open may really be its parent.
-			t := s.top()
-			if t.kind == kindObject || t.kind == kindArray || t.kind == kindArgs {
-				t.kind = kindGroup
-			}
-			t.tent = true
-		}
+		s.lastKind, s.lastUnsure = l.kind, l.unsure
 		return l.kind
 	}
+	s.lastKind, s.lastUnsure = -1, true
 	return -1
 }
 
@@ -258,33 +257,30 @@ var punct3 = []string{">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "
 var punct2 = []string{"=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "%=", "&=", "|=", "^=", "**", "<<", ">>"}
 
 func (s *scanner) scan() {
+	lineStart := true // only blanks and comments so far on this line
 	for s.i < len(s.src) && s.err == nil {
 		c := s.src[s.i]
 		if n := s.lineEnd(s.i); n > 0 {
 			s.line++
 			s.newline = true
 			s.i += n
-			s.sect, s.lineSect = false, false
-			for j := range s.stack {
-				s.stack[j].inSect = false
-			}
+			lineStart = true
 			continue
 		}
-		plain := s.sect // quotes, backticks and comment openers are punctuation
-		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		if c == ' ' || c == '\t' || c == '\f' || c == '\v' {
 			s.i++
-		case !plain && (s.at("//") || s.at("<!--") || s.at("-->") && s.newline):
-			// A line comment; esbuild reads <!-- and --> at a line's start
-			// as legacy HTML comments, which a script may treat otherwise:
-			// either way the rest of the line is read as a section.
-			if c == '/' {
-				s.skipLine()
-			} else {
-				s.i += 3
-				s.sect, s.lineSect = true, true
-			}
-		case !plain && s.at("/*"):
+			continue
+		}
+		atStart := lineStart
+		lineStart = false
+		switch {
+		case s.at("//"):
+			s.skipLine()
+		case s.at("<!--") || atStart && s.at("-->"):
+			// Legacy HTML comments: esbuild reads them as line comments,
+			// another reader perhaps as code; either way the line counts.
+			s.countLine()
+		case s.at("/*"):
 			s.i += 2
 			for s.i < len(s.src) && !s.at("*/") {
 				if n := s.lineEnd(s.i); n > 0 {
@@ -296,14 +292,15 @@ func (s *scanner) scan() {
 				s.i++
 			}
 			s.i += 2
+			lineStart = atStart
 		case c == '/':
 			s.slash()
-		case !plain && (c == '"' || c == '\''):
+		case c == '"' || c == '\'':
 			s.boundary(false)
 			s.add(0)
 			s.str(c)
 			s.token(tValue, "")
-		case !plain && c == '`':
+		case c == '`':
 			s.add(1) // a template after a value is a tagged one: no boundary
 			s.i++
 			s.template()
@@ -325,7 +322,7 @@ func (s *scanner) scan() {
 			s.open(c)
 		case c == ')' || c == ']' || c == '}':
 			s.i++
-			if c == '}' && s.top().kind == kindSubst && !plain {
+			if c == '}' && s.top().kind == kindSubst {
 				s.pop('}')
 				s.template() // the template literal goes on
 				continue
@@ -346,7 +343,7 @@ func (s *scanner) scan() {
 		case c == ',':
 			s.i++
 			t := s.top()
-			if (t.kind == kindObject || t.kind == kindArray || t.kind == kindArgs) && t.angle == 0 {
+			if (t.decl || t.kind == kindObject || t.kind == kindArray || t.kind == kindArgs) && t.angle == 0 {
 				s.reset()
 			} else {
 				s.add(1)
@@ -366,6 +363,38 @@ func (s *scanner) skipLine() {
 	for s.i < len(s.src) && s.lineEnd(s.i) == 0 {
 		s.i++
 	}
+}
+
+// countLine reads the rest of the line as code whatever it holds: every
+// punctuator and reserved or contextual word counts a level, nothing is
+// skipped. Both readings meet again at the line's end — strings end there
+// — unless the line holds a backtick or `/*` (a literal or comment that may
+// run past it in one reading) or a bracket (open or closed in one reading,
+// part of a regular expression in the other): then the module is refused.
+func (s *scanner) countLine() {
+	for s.i < len(s.src) && s.lineEnd(s.i) == 0 && s.err == nil {
+		c := s.src[s.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			s.i++
+		case c == '`' || s.at("/*") || strings.IndexByte("()[]{}", c) >= 0:
+			s.refuse("a `/` or `<!--` that may be read two ways, before a bracket, backtick or comment on its line")
+		case isIdentPart(c) || c == '\\' || c == '#' || c == '@':
+			start := s.i
+			for s.i < len(s.src) && (isIdentPart(s.src[s.i]) || s.src[s.i] == '\\' || s.src[s.i] == '#' || s.src[s.i] == '@') {
+				s.i++
+			}
+			if w := string(s.src[start:s.i]); reserved[w] || contextual[w] {
+				s.top().run++
+			}
+		default:
+			s.i++
+			s.top().run++
+		}
+		s.check()
+	}
+	// The next line goes on from an operator: no statement boundary.
+	s.token(tPunct, "")
 }
 
 // str skips a string literal from its quote; it ends at its quote or, not
@@ -402,7 +431,7 @@ func (s *scanner) token(class int, w string) {
 // `}`. There the parser has unwound the statement, or it stops with an
 // error.
 func (s *scanner) boundary(continues bool) {
-	if continues || s.sect {
+	if continues {
 		return
 	}
 	switch {
@@ -425,6 +454,11 @@ func (s *scanner) word(w string, first byte) {
 		s.top().elses++
 		s.check()
 	}
+	if w == "var" || w == "const" || w == "let" && s.nameNext() {
+		// A declaration's commas separate declarators, each parsed on its
+		// own (`let` only before a name: `let, a` is a sequence).
+		s.top().decl = true
+	}
 	switch {
 	case w == "function" || w == "class":
 		s.add(arrowWeight)
@@ -443,8 +477,17 @@ func (s *scanner) word(w string, first byte) {
 	}
 }
 
+// nameNext reports whether a name, `[` or `{` follows on the same line.
+func (s *scanner) nameNext() bool {
+	j := s.i
+	for j < len(s.src) && (s.src[j] == ' ' || s.src[j] == '\t') {
+		j++
+	}
+	return j < len(s.src) && (isIdentStart(s.src[j]) || s.src[j] == '[' || s.src[j] == '{')
+}
+
 func (s *scanner) open(c byte) {
-	kind, closer := kindGroup, byte(')')
+	kind, closer, unsure := kindGroup, byte(')'), false
 	prev, pw := s.prev, s.prevWord
 	switch c {
 	case '(':
@@ -463,21 +506,26 @@ func (s *scanner) open(c byte) {
 		kind, closer = kindObject, '}'
 		t := s.top()
 		switch {
-		case prev == tStart, prev == tValue, prev == tAmbig:
-			kind = kindBlock // a block, a class, interface or enum body, a function's body
-		case prev == tPunct && (pw == ";" || pw == "=>" || pw == "{"):
+		case prev == tStart, prev == tValue:
+			kind = kindBlock // a block, a class, interface or enum body
+		case prev == tAmbig:
+			kind = kindBlock // after `)` or `}`: a body or a block
+			unsure = pw != ")" && pw != "head)" && pw != "}"
+		case prev == tPunct && (pw == ";" || pw == "=>" || pw == "{" || pw == ""):
 			kind = kindBlock
-		case prev == tPunct && pw == ":" && t.kind == kindBlock && t.quest == 0:
+		case prev == tPunct && pw == ":" && t.kind == kindBlock && !t.ternary:
 			kind = kindBlock // a labelled block or a case's block
+		case prev == tPunct && pw == ">":
+			kind, unsure = kindBlock, true // class A<T> {, or a > {…}
 		case prev == tKeyword:
-			if pw == "do" || pw == "else" || pw == "try" || pw == "finally" || pw == "class" || pw == "return" && s.newline {
+			if pw == "do" || pw == "else" || pw == "try" || pw == "finally" || pw == "catch" || pw == "class" || pw == "return" && s.newline {
 				kind = kindBlock
 			}
 		}
 	}
 	s.add(1)
 	s.i++
-	s.push(kind, closer)
+	s.push(kind, closer, unsure)
 	s.token(tPunct, string(c))
 }
 
@@ -498,7 +546,7 @@ func (s *scanner) template() {
 		case '$':
 			if s.i+1 < len(s.src) && s.src[s.i+1] == '{' {
 				s.i += 2
-				s.push(kindSubst, '}')
+				s.push(kindSubst, '}', false)
 				s.token(tPunct, "${")
 				return
 			}
@@ -507,42 +555,38 @@ func (s *scanner) template() {
 	}
 }
 
+// slash reads a `/` that opens no comment: a regular expression or a
+// division, decided from the token before it (see scanner).
 func (s *scanner) slash() {
+	regex, sure := false, true
+	switch s.prev {
+	case tStart, tPunct, tKeyword:
+		regex = true
+	case tValue:
+	case tAmbig:
+		switch s.prevWord {
+		case "head)":
+			regex = true
+		case ")", "++", "--":
+		case "}":
+			regex = s.lastKind == kindBlock
+			sure = !s.lastUnsure
+		case "yield", "await", "of":
+			// A keyword before an expression, or a name before a division.
+			sure = false
+		default:
+			// The other contextual words are followed by a type, a name or
+			// a declaration as keywords: a `/` after one divides a name.
+		}
+	}
 	switch {
-	case s.sect && !s.lineSect:
-		// The end of a tentative section: a regular expression's close or
-		// a second division; either way an operator may follow.
-		s.i++
-		s.sect = false
-		for j := range s.stack {
-			s.stack[j].inSect = false
-		}
+	case !sure:
 		s.add(1)
-		s.token(tAmbig, "/")
-	case s.sect:
-		s.operator()
-	case s.prev == tStart || s.prev == tPunct || s.prev == tKeyword:
+		s.countLine()
+	case regex:
 		s.regex()
-	case s.prev == tValue:
-		s.operator()
 	default:
-		// After `)`, `}`, `++`, `--` or a word that may be a name: read
-		// to the next `/` of the line as code (see scanner).
-		j := s.i + 1
-		for j < len(s.src) && s.src[j] != '/' && s.lineEnd(j) == 0 {
-			if s.src[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(s.src) || s.src[j] != '/' {
-			s.operator() // no second slash on the line: a division
-			return
-		}
-		s.add(1)
-		s.i++
-		s.sect = true
-		s.token(tPunct, "/")
+		s.operator()
 	}
 }
 
@@ -599,7 +643,8 @@ func (s *scanner) operator() {
 		t.quest++
 		s.add(1)
 	case ":":
-		if t.quest > 0 {
+		t.ternary = t.quest > 0
+		if t.ternary {
 			t.quest--
 		}
 		s.add(1)
