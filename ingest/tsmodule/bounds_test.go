@@ -1,6 +1,7 @@
 package tsmodule
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -295,5 +296,35 @@ func TestChainCompiledOnce(t *testing.T) {
 	}
 	if n := compiles.Load() - before; n != 200 {
 		t.Errorf("%d compiles for 200 modules, want 200", n)
+	}
+}
+
+// TestCancelledProgramStops: a Program whose context is done stops at its
+// next check, as at its step limit, within 1 024 steps.
+func TestCancelledProgramStops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("const n0 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];\n")
+	for i := 1; i <= 3; i++ { // 10 000 elements: some 50 000 steps to map
+		fmt.Fprintf(&b, "const n%d = [...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d, ...n%d];\n", i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("export const all = n3.map((i) => ({ v: i + 1 }));\n" + toolWith("'T'"))
+	src := b.String()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := NewProgram(nil, Limits{}).WithContext(ctx)
+	tools, _, err := p.Tools("tools/cancel.ts", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Exhausted != "cancellation" || p.steps > 1024+1 {
+		t.Errorf("Exhausted %q after %d steps, want cancellation within 1 024", p.Exhausted, p.steps)
+	}
+	if len(tools) != 0 {
+		t.Errorf("%d Tools read after the cancellation", len(tools))
+	}
+	// Not cancelled, the same module is read whole.
+	p = NewProgram(nil, Limits{}).WithContext(context.Background())
+	if tools, _, _ := p.Tools("tools/cancel.ts", []byte(src)); len(tools) != 1 || p.Exhausted != "" || p.steps < 10_000 {
+		t.Errorf("uncancelled: %d Tools, Exhausted %q, %d steps", len(tools), p.Exhausted, p.steps)
 	}
 }

@@ -1,6 +1,7 @@
 package tsmodule
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -36,6 +37,7 @@ type Loader func(rel string) ([]byte, error)
 
 // Program evaluates modules of one corpus, loading siblings on demand.
 type Program struct {
+	ctx     context.Context // nil: never cancelled
 	load    Loader
 	lim     Limits
 	steps   int
@@ -109,7 +111,24 @@ func (p *Program) step() bool {
 		}
 		return false
 	}
+	// A cancelled context stops the evaluation like a spent budget; it is
+	// looked at every 1 024 steps (a few microseconds of work).
+	if p.ctx != nil && p.steps&1023 == 0 && p.ctx.Err() != nil {
+		p.lim.Steps = p.steps // every later step fails at once
+		if p.Exhausted == "" {
+			p.Exhausted = "cancellation"
+		}
+		return false
+	}
 	return true
+}
+
+// WithContext makes the Program stop evaluating, as at its step limit,
+// once ctx is done (Exhausted says "cancellation"). Compiling one module is
+// bounded by MaxDepth and the file size cap and is not interrupted.
+func (p *Program) WithContext(ctx context.Context) *Program {
+	p.ctx = ctx
+	return p
 }
 
 // maxStringBytes bounds the bytes of all strings one Program builds. One
