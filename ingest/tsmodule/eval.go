@@ -174,7 +174,7 @@ func (p *Program) Module(rel string, src []byte) (*moduleEnv, error) {
 		if errors.As(err, &de) && p.Exhausted == "" {
 			// Too deep to parse safely is a limit of this reader, like the
 			// step limit: the module's values are unknown, not wrong.
-			p.Exhausted = fmt.Sprintf("depth limit in %s (%s reach %d levels at line %d, at most %d)", rel, de.What, de.Depth, de.Line, de.Max)
+			p.Exhausted = fmt.Sprintf("depth limit in %s (%s)", rel, de.Detail())
 		}
 		return env, err
 	}

@@ -34,13 +34,19 @@ var ErrTooDeep = errors.New("module is nested too deeply to read")
 // DepthError says where a module went past a bound of its shape.
 type DepthError struct {
 	Line  int    // 1-based line of the token that crossed the bound
-	What  string // "brackets" or "expression depth"
+	What  string // "brackets", "expressions", or why a line cannot be read safely
 	Depth int    // the depth reached there
 	Max   int
 }
 
-func (e *DepthError) Error() string {
-	return fmt.Sprintf("%v: %s reach %d levels at line %d (at most %d)", ErrTooDeep, e.What, e.Depth, e.Line, e.Max)
+func (e *DepthError) Error() string { return fmt.Sprintf("%v: %s", ErrTooDeep, e.Detail()) }
+
+// Detail is the error without its ErrTooDeep prefix.
+func (e *DepthError) Detail() string {
+	if e.What == "brackets" || e.What == "expressions" {
+		return fmt.Sprintf("%s reach %d levels at line %d, at most %d", e.What, e.Depth, e.Line, e.Max)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.What)
 }
 
 // Unwrap makes errors.Is(err, ErrTooDeep) hold.
