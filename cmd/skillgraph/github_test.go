@@ -15,7 +15,7 @@ import (
 // text format does.
 func TestCheckGitHubAnnotations(t *testing.T) {
 	repo := write(t, map[string]string{
-		"harness/tools/bad.yaml": "id: bad\nsatisfies: [nowhere]\ninvoke:\n  shell: [bad]\n",
+		"harness/tools/bad.yaml":  "id: bad\nsatisfies: [nowhere]\ninvoke:\n  shell: [bad]\n",
 		"harness/skills/ops/a.md": "# A skill\n",
 	})
 	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
