@@ -114,20 +114,26 @@ func TestAnswersEqualGraphQL(t *testing.T) {
 	var skills struct {
 		Skills struct {
 			Nodes []struct {
-				ID, Tier string
-				Covered  bool
-				Tools    []struct{ ID string }
+				ID, Package, Tier string
+				Covered           bool
+				Tools             []struct{ ID string }
 			}
 		}
 	}
-	gql(t, schema, snap, `{ skills(first: 500) { nodes { id tier covered tools { id } } } }`, nil, &skills)
+	gql(t, schema, snap, `{ skills(first: 500) { nodes { id package tier covered tools { id } } } }`, nil, &skills)
 	if len(skills.Skills.Nodes) == 0 {
 		t.Fatal("no skills")
 	}
 	withTools := 0
 	for _, sk := range skills.Skills.Nodes {
+		// package/id: a bare id names one skill only when no other
+		// package has a skill of that id (the example has two "glossary").
+		ref := sk.ID
+		if sk.Package != "" {
+			ref = sk.Package + "/" + sk.ID
+		}
 		var out mcpserve.FindToolOut
-		call(t, cs, "find_tool_for_skill", map[string]any{"skill": sk.ID}, &out)
+		call(t, cs, "find_tool_for_skill", map[string]any{"skill": ref}, &out)
 		var ids []string
 		for _, tl := range out.Tools {
 			ids = append(ids, tl.ID)
@@ -143,7 +149,7 @@ func TestAnswersEqualGraphQL(t *testing.T) {
 			withTools++
 		}
 		var one mcpserve.GetSkillOut
-		call(t, cs, "get_skill", map[string]any{"skill": sk.ID}, &one)
+		call(t, cs, "get_skill", map[string]any{"skill": ref}, &one)
 		if strings.Join(one.Tools, ",") != strings.Join(want, ",") || one.Tier != sk.Tier || one.Covered != sk.Covered {
 			t.Errorf("get_skill %s: tools %v tier %q, GraphQL %v %q", sk.ID, one.Tools, one.Tier, want, sk.Tier)
 		}
