@@ -144,17 +144,7 @@ func TestPageQueriesValidate(t *testing.T) {
 // the client schema; every graphql-http server audit must pass (warnings
 // are listed in docs/decisions.md).
 func TestGraphQLConformance(t *testing.T) {
-	mods := os.Getenv("SKILLGRAPH_NODE_MODULES")
-	if mods == "" {
-		if os.Getenv("SKILLGRAPH_REQUIRE_CONFORMANCE") == "1" {
-			t.Fatal("SKILLGRAPH_REQUIRE_CONFORMANCE=1 but SKILLGRAPH_NODE_MODULES is unset (scripts/test.sh installs the clients)")
-		}
-		t.Skip("SKILLGRAPH_NODE_MODULES unset: cd scripts/conformance && npm ci, then set it to that node_modules")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("SKILLGRAPH_NODE_MODULES is set but node is missing: %v", err)
-	}
+	node, mods := nodeClients(t)
 	e := start(t, "", nil)
 	defer e.srv.Close()
 	qs, _ := json.Marshal(dashboardQueries(t))

@@ -20,17 +20,7 @@ import (
 // export named a context IRI that resolves nowhere, and every default
 // processor failed).
 func TestJSONLDExportWithDefaultLoader(t *testing.T) {
-	mods := os.Getenv("SKILLGRAPH_NODE_MODULES")
-	if mods == "" {
-		if os.Getenv("SKILLGRAPH_REQUIRE_CONFORMANCE") == "1" {
-			t.Fatal("SKILLGRAPH_REQUIRE_CONFORMANCE=1 but SKILLGRAPH_NODE_MODULES is unset (scripts/test.sh installs the clients)")
-		}
-		t.Skip("SKILLGRAPH_NODE_MODULES unset: cd scripts/conformance && npm ci, then set it to that node_modules")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("SKILLGRAPH_NODE_MODULES is set but node is missing: %v", err)
-	}
+	node, mods := nodeClients(t)
 	e := start(t, "", nil)
 	defer e.srv.Close()
 	get := func(accept string) []byte {
