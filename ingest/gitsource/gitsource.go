@@ -82,6 +82,16 @@ func Open(dir string) (*Repo, error) {
 	return &Repo{repo: r, Top: top, Sub: filepath.ToSlash(rel)}, nil
 }
 
+// FolderName is the corpus folder's own name (the work tree's for a
+// corpus at its top): a mirror under this name gives the default instance
+// the name a checkout gives it.
+func (r *Repo) FolderName() string {
+	if r.Sub == "." {
+		return filepath.Base(r.Top)
+	}
+	return path.Base(r.Sub)
+}
+
 // Resolve names the commit rev stands for (a branch, a tag, a hash or a
 // prefix of one, HEAD~2 and the like).
 func (r *Repo) Resolve(rev string) (*object.Commit, error) {

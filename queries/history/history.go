@@ -184,7 +184,7 @@ func Walk(ctx context.Context, corpus string, opt Options, emit func(Point) erro
 	defer os.RemoveAll(tmp)
 	// The mirror has the corpus folder's own name: the default instance
 	// name is the folder's, and it keys the skills and findings.
-	mirror, err := repo.NewMirror(filepath.Join(tmp, mirrorName(repo)))
+	mirror, err := repo.NewMirror(filepath.Join(tmp, repo.FolderName()))
 	if err != nil {
 		return err
 	}
@@ -204,15 +204,6 @@ func Walk(ctx context.Context, corpus string, opt Options, emit func(Point) erro
 		}
 	}
 	return nil
-}
-
-// mirrorName is the corpus folder's base name (the work tree's for a
-// corpus at the top of it).
-func mirrorName(r *gitsource.Repo) string {
-	if r.Sub == "." {
-		return filepath.Base(r.Top)
-	}
-	return filepath.Base(filepath.FromSlash(r.Sub))
 }
 
 // Commits is the commits Walk visits for opt.
