@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -213,7 +214,7 @@ func (r *Repo) NewMirror(dir string) (*Mirror, error) {
 func (m *Mirror) Dir() string { return m.dir }
 
 // Checkout brings the mirror to tree (the zero hash: empty) and returns the
-// absolute paths of the files written or removed. Entries that cannot be
+// absolute paths of the files written or removed, sorted, each once. Entries that cannot be
 // placed in a folder (a name with a path separator or "..", a submodule)
 // are skipped, as a checkout skips a submodule's content.
 func (m *Mirror) Checkout(ctx context.Context, tree plumbing.Hash) ([]string, error) {
@@ -266,7 +267,9 @@ func (m *Mirror) Checkout(ctx context.Context, tree plumbing.Hash) ([]string, er
 		touched = append(touched, p)
 	}
 	m.cur = tree
-	return touched, nil
+	// A changed file was removed and written: name it once.
+	slices.Sort(touched)
+	return slices.Compact(touched), nil
 }
 
 // tree is the tree object of h; nil for the zero hash.

@@ -271,6 +271,7 @@ type walker struct {
 	disc   *ingest.Discovery
 	opt    Options
 	snap   *queries.Snapshot
+	docs   []string // the instances the last ingest ingested
 }
 
 // at brings the mirror, the store and the snapshot to commit c.
@@ -292,7 +293,17 @@ func (w *walker) at(ctx context.Context, c gitsource.Commit) (Point, error) {
 	if err != nil {
 		return Point{}, err
 	}
+	dropped, err := w.dropInstances(ctx, res.Docs)
+	if err != nil {
+		return Point{}, err
+	}
 	switch {
+	case dropped:
+		// The store changed twice; this rare step (a declaration renamed
+		// or removed the instance) reads it back whole.
+		if w.snap, err = queries.Build(ctx, w.st); err != nil {
+			return Point{}, err
+		}
 	case w.snap != nil && res.Changed+res.Removed == 0:
 		// Nothing the graph holds changed (a file no parser reads).
 	case w.snap != nil && len(res.Changes) > 0 && res.Version == w.snap.Version+1:
@@ -304,4 +315,32 @@ func (w *walker) at(ctx context.Context, c gitsource.Commit) (Point, error) {
 	}
 	p.Tallies = Of(w.snap)
 	return p, nil
+}
+
+// dropInstances removes the graphs of the instances the previous ingest
+// ingested and this one (docs) did not: a checkout of the commit holds no
+// such instance, while ingest keeps the graphs of an instance it did not
+// see (other corpora may share a store). It reports whether it removed any.
+func (w *walker) dropInstances(ctx context.Context, docs []string) (bool, error) {
+	var changes []graph.Change
+	for _, d := range w.docs {
+		if slices.Contains(docs, d) {
+			continue
+		}
+		labels, err := w.st.SourcesOf(ctx, d)
+		if err != nil {
+			return false, err
+		}
+		for _, l := range labels {
+			changes = append(changes, graph.Change{Graph: l, Delete: true})
+		}
+	}
+	w.docs = docs
+	if len(changes) == 0 {
+		return false, nil
+	}
+	if _, err := w.st.Apply(ctx, changes); err != nil {
+		return false, fmt.Errorf("removing the graphs of an instance no longer declared: %w", err)
+	}
+	return true, nil
 }
