@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/gitsource"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries/diff"
@@ -74,7 +75,7 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		}
 		defer os.RemoveAll(tmp)
 		for i := range bases {
-			if bases[i], err = baseFolder(ctx, bases[i], head.corpora[i], filepath.Join(tmp, strconv.Itoa(i))); err != nil {
+			if bases[i], err = baseFolder(ctx, bases[i], head.corpora[i], filepath.Join(tmp, strconv.Itoa(i)), head.maxSize); err != nil {
 				return err
 			}
 		}
@@ -132,7 +133,7 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 // repository that holds corpus into a folder under tmp named as the corpus
 // folder is (its default instance name). A revision without the folder is
 // an empty base: everything in the change is new.
-func baseFolder(ctx context.Context, base, corpus, tmp string) (string, error) {
+func baseFolder(ctx context.Context, base, corpus, tmp string, maxSize int64) (string, error) {
 	if _, err := os.Stat(base); !errors.Is(err, fs.ErrNotExist) {
 		return base, nil
 	}
@@ -151,6 +152,9 @@ func baseFolder(ctx context.Context, base, corpus, tmp string) (string, error) {
 	m, err := repo.NewMirror(filepath.Join(tmp, repo.FolderName()))
 	if err != nil {
 		return "", err
+	}
+	if m.Cap = maxSize; m.Cap <= 0 {
+		m.Cap = discover.DefaultMaxFileSize
 	}
 	if _, err := m.Checkout(ctx, tree); err != nil {
 		return "", fmt.Errorf("--base %s: %w", base, err)

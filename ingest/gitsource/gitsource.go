@@ -191,6 +191,12 @@ func subject(msg string) string {
 // it, so an ingest's file stamps (size and mtime) see exactly the changed
 // files as changed.
 type Mirror struct {
+	// Cap, if positive, is the most bytes of a blob written: a larger one
+	// is written up to Cap+1 bytes and then extended, sparse, to its size,
+	// so a reader that refuses files over Cap by their size (the ingest's
+	// file-too-large) sees the size a checkout has, and a huge blob costs
+	// neither the disk nor the time of writing it out.
+	Cap  int64
 	repo *Repo
 	dir  string
 	cur  plumbing.Hash
@@ -345,9 +351,19 @@ func (m *Mirror) write(ctx context.Context, p string, e object.ChangeEntry) erro
 	if err != nil {
 		return fmt.Errorf("mirror: %w", err)
 	}
-	if _, err := io.Copy(f, rd); err != nil {
+	var src io.Reader = rd
+	if m.Cap > 0 && blob.Size > m.Cap {
+		src = io.LimitReader(rd, m.Cap+1)
+	}
+	if _, err := io.Copy(f, src); err != nil {
 		f.Close()
 		return fmt.Errorf("mirror: %s: %w", e.Name, err)
+	}
+	if m.Cap > 0 && blob.Size > m.Cap {
+		if err := f.Truncate(blob.Size); err != nil {
+			f.Close()
+			return fmt.Errorf("mirror: %w", err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("mirror: %w", err)

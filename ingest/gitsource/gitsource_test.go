@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -221,5 +222,45 @@ func TestFirstParents(t *testing.T) {
 	}
 	if _, err := r.Resolve("no-such-branch"); err == nil {
 		t.Error("Resolve of a missing revision succeeded")
+	}
+}
+
+// TestMirrorCap: a blob over the cap is written only up to the cap (and
+// one byte) but has its full size, so a reader refusing it by size sees
+// what it sees on a checkout; a blob within the cap is written whole.
+func TestMirrorCap(t *testing.T) {
+	repo := gittest.Init(t, filepath.Join(t.TempDir(), "repo"))
+	big := strings.Repeat("x", 10000)
+	h := repo.Commit("big", func(dir string) { write(t, dir, map[string]string{"c/big.md": big, "c/small.md": "small"}) })
+	r, err := gitsource.Open(filepath.Join(repo.Dir, "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.NewMirror(filepath.Join(t.TempDir(), "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Cap = 100
+	c, err := r.Resolve(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := r.SubTree(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Checkout(context.Background(), tree); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(m.Dir(), "big.md"))
+	if err != nil || st.Size() != int64(len(big)) {
+		t.Fatalf("big.md: %v, size %d, want %d", err, st.Size(), len(big))
+	}
+	data, _ := os.ReadFile(filepath.Join(m.Dir(), "big.md"))
+	if string(data[:101]) != big[:101] || data[101] != 0 {
+		t.Errorf("big.md holds %q…, want the first 101 bytes then a hole", data[:110])
+	}
+	if data, _ := os.ReadFile(filepath.Join(m.Dir(), "small.md")); string(data) != "small" {
+		t.Errorf("small.md = %q", data)
 	}
 }

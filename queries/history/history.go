@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/gitsource"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries"
@@ -187,6 +188,10 @@ func Walk(ctx context.Context, corpus string, opt Options, emit func(Point) erro
 	mirror, err := repo.NewMirror(filepath.Join(tmp, repo.FolderName()))
 	if err != nil {
 		return err
+	}
+	mirror.Cap = opt.MaxFileSize
+	if mirror.Cap <= 0 {
+		mirror.Cap = discover.DefaultMaxFileSize
 	}
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
