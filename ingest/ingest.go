@@ -80,6 +80,12 @@ type Result struct {
 	// are written (graph.FirstWriter), so nothing holds them all; read
 	// the store (its checkpoint) instead.
 	Changes []graph.Change
+	// Docs are the document IRIs of the instances the run ingested,
+	// sorted. The graphs of an instance that is not among them are kept
+	// (corpora ingested apart share a store); a caller bringing one store
+	// from one state of a corpus to the next (history) removes those of an
+	// instance the corpus no longer declares.
+	Docs []string
 
 	stamps map[string][]byte // stamps of unchanged graphs to record (see Prepared.Apply)
 	probes map[string][]byte // workspace records to write (see probes)
@@ -335,6 +341,11 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 		files += len(c.Sources)
 	}
 	res := Result{Files: len(units)}
+	for _, c := range corpora {
+		res.Docs = append(res.Docs, c.Instance.DocIRI())
+	}
+	slices.Sort(res.Docs)
+	res.Docs = slices.Compact(res.Docs)
 	var changed []*unit
 	keep := map[string]bool{}
 	if only != nil {

@@ -39,7 +39,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		ingestCommand, checkCommand, diffCommand, coverageCommand, queryCommand, serveCommand,
+		ingestCommand, checkCommand, diffCommand, historyCommand, coverageCommand, queryCommand, serveCommand,
 		exportCommand, importCommand, genCommand, versionCommand, completionCommand, mcpCommand,
 	}
 }

@@ -3,20 +3,29 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
 
+	"github.com/skillgraph/skillgraph/ingest/discover"
+	"github.com/skillgraph/skillgraph/ingest/gitsource"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries/diff"
 )
 
 var diffCommand = &command{
 	name:    "diff",
-	args:    "--base DIR --corpus DIR [--format text|json|markdown] [--fail-on all|none|LIST] [--findings error|warning|info]",
+	args:    "--base DIR|REV --corpus DIR [--format text|json|markdown] [--fail-on all|none|LIST] [--findings error|warning|info]",
 	summary: "The pull-request gate: what a change does to the answers, compared with a base checkout; exit 1 when it makes one worse.",
-	about: "Both corpora are ingested into memory stores; no git is needed (check the base out with " +
-		"`git worktree add ../base origin/main`, see docs/ci.md). --base and --corpus repeat in pairs, in order.\n" +
+	about: "Both corpora are ingested into memory stores. --base is a folder (a checkout of the base, e.g. " +
+		"`git worktree add ../base origin/main`, see docs/ci.md) or, when no such folder exists, a git revision (origin/main, a tag, a hash): " +
+		"the corpus folder as of that revision is then read from the objects of the repository holding --corpus, with no checkout and no git binary. " +
+		"--base and --corpus repeat in pairs, in order.\n" +
 		"--fail-on lists what makes the exit 1: uncovered (a skill lost its Tools), contradicted, not-reachable " +
 		"(a covered skill nothing reaches), unreachable (Tools), alternatives (a group lost), findings (new ones at " +
 		"--findings or worse), workflows (a process's workflow coverage down); all (default) or none. " +
@@ -32,7 +41,7 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 	var head common
 	head.register(fs)
 	var bases corpusFlag
-	fs.Var(&bases, "base", "the base corpus root: the same corpus before the change (repeatable, paired with --corpus in order)")
+	fs.Var(&bases, "base", "the base: the same corpus before the change, as a folder or a git revision (repeatable, paired with --corpus in order)")
 	format := fs.String("format", "text", "text, json or markdown")
 	failOn := fs.String("fail-on", "all", "what makes the exit 1, comma-separated: uncovered, contradicted, not-reachable, unreachable, alternatives, findings, workflows; all or none")
 	minSev := fs.String("findings", "error", "the least severity of a new finding that counts as worse: error, warning or info")
@@ -59,6 +68,16 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		sev := record.Severity(*minSev)
 		if sev.Rank() == 0 {
 			return usageError{"diff", fmt.Sprintf("--findings must be error, warning or info, not %q", *minSev)}
+		}
+		tmp, err := os.MkdirTemp("", "skillgraph-diff-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		for i := range bases {
+			if bases[i], err = baseFolder(ctx, bases[i], head.corpora[i], filepath.Join(tmp, strconv.Itoa(i)), head.maxSize); err != nil {
+				return err
+			}
 		}
 		// A base folder that holds nothing is a corpus that did not exist
 		// before the change: everything in the change is new.
@@ -106,6 +125,41 @@ func setupDiff(fs *flag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// baseFolder is the folder to read a --base from: base itself when it is
+// a folder (or anything but a missing path: requireContent words the
+// error), else the corpus folder as of revision base, read from the
+// repository that holds corpus into a folder under tmp named as the corpus
+// folder is (its default instance name). A revision without the folder is
+// an empty base: everything in the change is new.
+func baseFolder(ctx context.Context, base, corpus, tmp string, maxSize int64) (string, error) {
+	if _, err := os.Stat(base); !errors.Is(err, fs.ErrNotExist) {
+		return base, nil
+	}
+	repo, err := gitsource.Open(corpus)
+	if err != nil {
+		return "", usageError{"diff", fmt.Sprintf("--base %s: no such folder, and no revision can be read: %v", base, err)}
+	}
+	c, err := repo.Resolve(base)
+	if err != nil {
+		return "", usageError{"diff", fmt.Sprintf("--base %s: no such folder, nor a revision of the repository at %s", base, repo.Top)}
+	}
+	tree, err := repo.SubTree(c)
+	if err != nil {
+		return "", err
+	}
+	m, err := repo.NewMirror(filepath.Join(tmp, repo.FolderName()))
+	if err != nil {
+		return "", err
+	}
+	if m.Cap = maxSize; m.Cap <= 0 {
+		m.Cap = discover.DefaultMaxFileSize
+	}
+	if _, err := m.Checkout(ctx, tree); err != nil {
+		return "", fmt.Errorf("--base %s: %w", base, err)
+	}
+	return m.Dir(), nil
 }
 
 // renames maps each base instance onto the change's instance found in the

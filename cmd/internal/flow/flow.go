@@ -18,6 +18,9 @@ type Stage struct {
 
 // Stages are the steps of the flow, earliest first.
 var Stages = []Stage{
+	// Corpus files read out of a git repository's objects (history, diff
+	// against a revision): below everything, it imports nothing of ours.
+	{"git objects", []string{"ingest/gitsource"}},
 	{"vocabulary", []string{"schemas"}},
 	{"records", []string{"ingest/record"}},
 	{"parsers", []string{"ingest/"}}, // every ingest/* package but the records
