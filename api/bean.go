@@ -13,7 +13,7 @@ func beanType(t *types) *graphql.Object {
 		Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
-				"globalId":  globalIDField("Bean", func(x *queries.Bean) string { return x.ID }),
+				"globalId":  globalIDField("Bean", func(x *queries.Bean) string { return x.IRI }),
 				"id":        field[*queries.Bean](nn(graphql.ID), "", func(b *queries.Bean) any { return b.ID }),
 				"iri":       field[*queries.Bean](nn(graphql.String), "", func(b *queries.Bean) any { return b.IRI }),
 				"title":     field[*queries.Bean](graphql.String, "", func(b *queries.Bean) any { return nilIfEmpty(b.Title) }),

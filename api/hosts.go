@@ -139,7 +139,19 @@ func mcpServerType(t *types) *graphql.Object {
 // hostFields are the Query's connections of host components.
 func hostFields(t *types) graphql.Fields {
 	return graphql.Fields{
-		"plugins":    connection("Plugin", t.plugin, nil, func(s *queries.Snapshot) []any { return anyList(s.Plugins) }),
+		"plugins": connection("Plugin", t.plugin, nil, func(s *queries.Snapshot) []any { return anyList(s.Plugins) }),
+		"plugin": {Type: t.plugin, Description: "The plugin of a name (and folder, when two plugins share the name), null when none.",
+			Args: graphql.FieldConfigArgument{"name": {Type: nn(graphql.String)}, "folder": {Type: graphql.String}},
+			Resolve: func(p graphql.ResolveParams) (any, error) {
+				name, _ := p.Args["name"].(string)
+				folder, byFolder := p.Args["folder"].(string)
+				for _, pl := range snap(p).Plugins {
+					if pl.Name == name && (!byFolder || pl.Folder == folder) {
+						return pl, nil
+					}
+				}
+				return nil, nil
+			}},
 		"commands":   connection("Command", t.command, nil, func(s *queries.Snapshot) []any { return anyList(s.Commands) }),
 		"agents":     connection("Agent", t.agent, nil, func(s *queries.Snapshot) []any { return anyList(s.Agents) }),
 		"hooks":      connection("Hook", t.hook, nil, func(s *queries.Snapshot) []any { return anyList(s.Hooks) }),

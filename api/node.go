@@ -14,7 +14,11 @@ import (
 // acceptance kit read (SPEC §9), and Relay's compiler names the field of
 // its choice (nodeInterfaceIdField).
 
-// globalID is the opaque global id of an entity: base64 of Type:id.
+// globalID is the opaque global id of an entity: base64 of Type:IRI. The
+// IRI, not the corpus id, because a corpus id is unique only within its
+// package: two skills "glossary" of two packages shared one global id, and
+// a normalised client cache (Apollo, Relay) merged them (issue 25.1). The
+// IRI is stable across versions as long as the node is the same node.
 func globalID(typ, id string) string {
 	return base64.URLEncoding.EncodeToString([]byte(typ + ":" + id))
 }
@@ -68,20 +72,34 @@ func nodeField(t *types) *graphql.Field {
 				return nil, nil
 			}
 			s := snap(p)
+			// A global id made before it held the IRI holds the corpus id:
+			// still answered, by the corpus id's rule.
 			switch typ {
 			case "Skill":
+				if x := s.SkillByIRI(id); x != nil {
+					return x, nil
+				}
 				if x := s.Skill(id); x != nil {
 					return x, nil
 				}
 			case "Tool":
+				if x := s.ToolByIRI(id); x != nil {
+					return x, nil
+				}
 				if x := s.Tool(id); x != nil {
 					return x, nil
 				}
 			case "Process":
+				if x := s.ProcessByIRI(id); x != nil {
+					return x, nil
+				}
 				if x := s.Process(id); x != nil {
 					return x, nil
 				}
 			case "Bean":
+				if x := s.BeanByIRI(id); x != nil {
+					return x, nil
+				}
 				if x := s.Bean(id); x != nil {
 					return x, nil
 				}

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -170,5 +171,51 @@ func TestNodeInterface(t *testing.T) {
 	}
 	if conns < 5 {
 		t.Fatalf("%d connections", conns)
+	}
+}
+
+// TestGlobalIDsAreUniquePerNode: two skills of one id in two packages
+// (the example's two "glossary" skills) have two global ids, and node()
+// returns each of them (issue 25.1: one id, and a normalised client cache
+// merged them); an old global id of the corpus id still answers.
+func TestGlobalIDsAreUniquePerNode(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	run := func(q string) map[string]any {
+		t.Helper()
+		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", q, res.Errors)
+		}
+		return res.Data.(map[string]any)
+	}
+	nodes := run(`{ skills(first: 500) { nodes { id iri globalId } } }`)["skills"].(map[string]any)["nodes"].([]any)
+	seen := map[string]string{}
+	ids := map[string]int{}
+	for _, n := range nodes {
+		m := n.(map[string]any)
+		g, iri := m["globalId"].(string), m["iri"].(string)
+		if other, dup := seen[g]; dup {
+			t.Errorf("skills %s and %s share global id %s", other, iri, g)
+		}
+		seen[g] = iri
+		ids[m["id"].(string)]++
+		got := run(fmt.Sprintf(`{ node(id: %q) { ... on Skill { iri } } }`, g))["node"].(map[string]any)
+		if got["iri"] != iri {
+			t.Errorf("node(%s) is %v, want %s", g, got["iri"], iri)
+		}
+	}
+	shared := 0
+	for _, n := range ids {
+		if n > 1 {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Fatal("the example has no two skills of one id: the test shows nothing")
+	}
+	legacy := base64.URLEncoding.EncodeToString([]byte("Skill:" + nodes[0].(map[string]any)["id"].(string)))
+	if got := run(fmt.Sprintf(`{ node(id: %q) { ... on Skill { id } } }`, legacy))["node"]; got == nil {
+		t.Error("a global id of the corpus id no longer answers")
 	}
 }

@@ -13,7 +13,7 @@ func processType(t *types) *graphql.Object {
 		Interfaces: []*graphql.Interface{t.node},
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
-				"globalId":  globalIDField("Process", func(x *queries.Process) string { return x.ID }),
+				"globalId":  globalIDField("Process", func(x *queries.Process) string { return x.IRI }),
 				"id":        field[*queries.Process](nn(graphql.ID), "process/@id", func(p *queries.Process) any { return p.ID }),
 				"iri":       field[*queries.Process](nn(graphql.String), "", func(p *queries.Process) any { return p.IRI }),
 				"stem":      field[*queries.Process](nn(graphql.String), "file stem", func(p *queries.Process) any { return p.Stem }),

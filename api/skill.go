@@ -14,7 +14,7 @@ func skillType(t *types) *graphql.Object {
 		Description: "A skill: what an agent can do, stated portably.",
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
-				"globalId":     globalIDField("Skill", func(x *queries.Skill) string { return x.ID }),
+				"globalId":     globalIDField("Skill", func(x *queries.Skill) string { return x.IRI }),
 				"id":           field[*queries.Skill](nn(graphql.ID), "", func(s *queries.Skill) any { return s.ID }),
 				"iri":          field[*queries.Skill](nn(graphql.String), "", func(s *queries.Skill) any { return s.IRI }),
 				"name":         field[*queries.Skill](graphql.String, "", func(s *queries.Skill) any { return nilIfEmpty(s.Name) }),

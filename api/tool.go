@@ -14,7 +14,7 @@ func toolType(t *types) *graphql.Object {
 		Description: "One concrete mechanism that exercises a skill.",
 		Fields: graphql.FieldsThunk(func() graphql.Fields {
 			return graphql.Fields{
-				"globalId":    globalIDField("Tool", func(x *queries.Tool) string { return x.ID }),
+				"globalId":    globalIDField("Tool", func(x *queries.Tool) string { return x.IRI }),
 				"id":          field[*queries.Tool](nn(graphql.ID), "", func(t *queries.Tool) any { return t.ID }),
 				"iri":         field[*queries.Tool](nn(graphql.String), "", func(t *queries.Tool) any { return t.IRI }),
 				"title":       field[*queries.Tool](graphql.String, "", func(t *queries.Tool) any { return nilIfEmpty(t.Title) }),
@@ -42,6 +42,7 @@ func toolType(t *types) *graphql.Object {
 				"reachable":    field[*queries.Tool](nn(graphql.Boolean), "", func(t *queries.Tool) any { return t.Reachable }),
 				"witness":      field[*queries.Tool](strList(), "", func(t *queries.Tool) any { return strs(t.Witness) }),
 				"exposedBy":    field[*queries.Tool](list(t.tool), "MCP tools that are the same mechanism", func(t *queries.Tool) any { return t.ExposedBy }),
+				"parity":       parityField(t),
 				"guidedBy":     field[*queries.Tool](list(t.toolSkill), "", func(t *queries.Tool) any { return t.GuidedBy }),
 				"gatedBy":      field[*queries.Tool](list(t.toolSkill), "required tool skills that gate it", func(t *queries.Tool) any { return t.GatedBy }),
 				"transports":   field[*queries.Tool](strList(), "mcp, shell, container, inProcess, manual", func(t *queries.Tool) any { return strs(t.Transports()) }),

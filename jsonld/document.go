@@ -335,6 +335,9 @@ func toolNodes(doc string, t record.Tool) []node {
 	}
 	n.set("server", t.Server)
 	n.set("mcpName", t.McpName)
+	if t.OutputSchema {
+		n["mcpOutputSchema"] = true
+	}
 	if t.Server != "" {
 		n["exposedBy"] = Mint(doc, "server", t.Server)
 	}

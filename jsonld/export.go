@@ -36,8 +36,11 @@ func contextDoc() (map[string]any, error) {
 	return m, nil
 }
 
-// Compact compacts expanded JSON-LD with the skillgraph context, referring
-// to the context by its IRI so consumers can dereference it.
+// Compact compacts expanded JSON-LD with the skillgraph context, which it
+// embeds: the context's IRI resolves nowhere on the web, so a standard
+// processor (jsonld.js, rdflib, pyld with default settings) failed on an
+// export that named it (issue 25.2). Embedded, the export is read with no
+// document loader at all, offline.
 func Compact(expanded any) (map[string]any, error) {
 	ctx, err := contextDoc()
 	if err != nil {
@@ -47,7 +50,7 @@ func Compact(expanded any) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
-	out["@context"] = ContextURL
+	out["@context"] = ctx["@context"]
 	return out, nil
 }
 
@@ -67,6 +70,6 @@ func Frame(expanded any, iri string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame %s: %w", iri, err)
 	}
-	out["@context"] = ContextURL
+	out["@context"] = ctx["@context"] // embedded, as Compact's
 	return out, nil
 }

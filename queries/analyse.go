@@ -18,7 +18,7 @@ func (s *Snapshot) analyse() {
 	s.resolve(&res)
 	s.linkHosts(&hosts) // before reachability: an agent's skills are its edges
 	hosts.sort()
-	var entry, inst, beans, triggers, cov, alt, reach, gate, progs findings
+	var entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity findings
 	linked := findings(s.Findings) // made while linking
 	covered := make(chan struct{})
 	done := make(chan struct{})
@@ -33,10 +33,11 @@ func (s *Snapshot) analyse() {
 		s.checkTriggers(&triggers)
 		plan = s.planWorkflows()
 		s.gating(&gate)
+		s.parity(&parity)
 		<-covered
 		s.alternatives(&alt)
 		s.programs(&progs)
-		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt, progs} {
+		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt, progs, parity} {
 			fs.sort()
 		}
 	}()
@@ -50,7 +51,7 @@ func (s *Snapshot) analyse() {
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
 	// (compareFindings' ties keep that order).
-	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs})
+	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity})
 	s.attachFindings()
 	s.attachPluginFindings()
 }

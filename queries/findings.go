@@ -73,7 +73,10 @@ func merge2(a, b findings) findings {
 }
 
 // attachFindings gives each skill and Tool the findings about it, for the
-// API.
+// API: those whose subject is its IRI, and a parser's findings in its own
+// file whose subject is its id (a parser knows the id, not the IRI the
+// JSON-LD stage mints: "No finding names this skill" was shown on a skill
+// with two findings in its SKILL.md).
 func (s *Snapshot) attachFindings() {
 	bySubject := make(map[string][]Finding, len(s.Findings))
 	for _, f := range s.Findings {
@@ -83,6 +86,18 @@ func (s *Snapshot) attachFindings() {
 	}
 	for _, sk := range s.Skills {
 		sk.Findings = bySubject[sk.IRI]
+		if sk.Source == nil {
+			continue
+		}
+		for _, f := range bySubject[sk.ID] {
+			if f.File == sk.Source.Path && f.Instance == nameOf(sk.Instance) {
+				sk.Findings = append(sk.Findings, f)
+			}
+		}
+		if len(sk.Findings) > 1 {
+			sk.Findings = slices.Clone(sk.Findings)
+			slices.SortStableFunc(sk.Findings, compareFindings)
+		}
 	}
 	for _, t := range s.Tools {
 		t.Findings = bySubject[t.IRI]

@@ -167,46 +167,40 @@ type hostEntity interface {
 	link(s *Snapshot, in *Instance, src *Source)
 }
 
+// placed is an entity's copy with its place: each snapshot links its own
+// copies (the analyses write into them; the nodes are shared).
+func placed[T any](e *T, in *Instance, src *Source, set func(*T, *Instance, *Source)) *T {
+	c := *e
+	set(&c, in, src)
+	return &c
+}
+
 func (p *Plugin) link(s *Snapshot, in *Instance, src *Source) {
-	c := *p
-	c.Instance, c.Source = in, src
-	s.Plugins = append(s.Plugins, &c)
+	s.Plugins = append(s.Plugins, placed(p, in, src, func(c *Plugin, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (m *Marketplace) link(s *Snapshot, in *Instance, src *Source) {
-	c := *m
-	c.Instance, c.Source = in, src
-	s.Marketplaces = append(s.Marketplaces, &c)
+	s.Marketplaces = append(s.Marketplaces, placed(m, in, src, func(c *Marketplace, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (e *MarketplaceEntry) link(s *Snapshot, in *Instance, src *Source) {
-	c := *e
-	c.Instance, c.Source = in, src
-	s.entries = append(s.entries, &c)
+	s.entries = append(s.entries, placed(e, in, src, func(c *MarketplaceEntry, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (cm *Command) link(s *Snapshot, in *Instance, src *Source) {
-	c := *cm
-	c.Instance, c.Source = in, src
-	s.Commands = append(s.Commands, &c)
+	s.Commands = append(s.Commands, placed(cm, in, src, func(c *Command, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (a *Agent) link(s *Snapshot, in *Instance, src *Source) {
-	c := *a
-	c.Instance, c.Source = in, src
-	s.Agents = append(s.Agents, &c)
+	s.Agents = append(s.Agents, placed(a, in, src, func(c *Agent, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (h *Hook) link(s *Snapshot, in *Instance, src *Source) {
-	c := *h
-	c.Instance, c.Source = in, src
-	s.Hooks = append(s.Hooks, &c)
+	s.Hooks = append(s.Hooks, placed(h, in, src, func(c *Hook, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 func (m *McpServerConfig) link(s *Snapshot, in *Instance, src *Source) {
-	c := *m
-	c.Instance, c.Source = in, src
-	s.McpServers = append(s.McpServers, &c)
+	s.McpServers = append(s.McpServers, placed(m, in, src, func(c *McpServerConfig, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
 }
 
 // decodeHost decodes a host component node; nil for any other node.

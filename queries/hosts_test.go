@@ -36,6 +36,14 @@ func TestExampleMarketplace(t *testing.T) {
 	if sk := review.Skills[0]; sk.Plugin != review || !slices.Equal(sk.Resources, []string{"plugins/review/skills/review-pr/references/checklist.md"}) {
 		t.Errorf("skill %s: plugin %v, resources %v", sk.ID, sk.Plugin, sk.Resources)
 	}
+	// Its SKILL.md's findings (subject: the skill's id) are the skill's.
+	var codes []string
+	for _, f := range review.Skills[0].Findings {
+		codes = append(codes, f.Code)
+	}
+	if !slices.Equal(codes, []string{"skill-metadata-invalid", "skill-resource-missing"}) {
+		t.Errorf("review-pr's findings %v", codes)
+	}
 	if s.Plugins[0].Listed || !s.Plugins[1].Listed || s.Plugins[1].Manifest != "" {
 		t.Error("Odd_One is unlisted; lsp-go is listed and has no manifest")
 	}

@@ -96,6 +96,7 @@ type Port struct {
 	Description string `sg:"description"`
 	Render      string `sg:"render"`
 	Position    int    `sg:"position"`
+	Line        int    `sg:"line"`
 }
 
 // Tool is one concrete mechanism.
@@ -134,7 +135,8 @@ type Tool struct {
 	Server       string          `sg:"server"`
 	McpName      string          `sg:"mcpName"`
 	ExtraJSON    string          `sg:"extra"`
-	Refs         record.RefLines `sg:"refLines"` // lines of satisfies, subprocesses, remedies.tool
+	Refs         record.RefLines `sg:"refLines"`        // lines of satisfies, subprocesses, remedies.tool
+	OutputSchema bool            `sg:"mcpOutputSchema"` // MCP-derived: the listing states an outputSchema
 
 	// Computed.
 	Satisfies    []*Skill // resolved targets of satisfies edges
@@ -147,6 +149,7 @@ type Tool struct {
 	Reachable    bool
 	Witness      []string
 	Findings     []Finding
+	Parity       *Parity // MCP parity (parity.go); nil when the Tool has no MCP side
 
 	slab int32 // its place in the snapshot's slab of Tools
 	rid  int32 // its node in the dispatch graph, set by reachability

@@ -44,7 +44,7 @@ if [[ -n "$PGBIN" && -x "$PGBIN/initdb" ]]; then
 fi
 
 # --- independent clients (npm) ----------------------------------------------
-# graphql-js, graphql-http, sarif-multitool and axe-core, pinned by
+# graphql-js, graphql-http, sarif-multitool, axe-core and the MCP TypeScript SDK, pinned by
 # scripts/conformance/package-lock.json; Go tests find them through
 # SKILLGRAPH_NODE_MODULES and fail (not skip) when it is set but broken.
 if command -v npm >/dev/null 2>&1; then

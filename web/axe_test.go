@@ -135,6 +135,31 @@ func TestBrowserAxeEveryView(t *testing.T) {
 	}
 }
 
+// TestBrowserAxePluginViews runs axe-core on the Plugins view, a plugin
+// with every kind of component, one its marketplace entry alone defines,
+// and a plugin's skill (its plugin and resources), over the example
+// marketplace, in the light and the dark theme.
+func TestBrowserAxePluginViews(t *testing.T) {
+	src := axeSource(t)
+	s := marketplaceSite(t)
+	for _, theme := range []string{"light", "dark"} {
+		t.Run(theme, func(t *testing.T) {
+			ctx := browser(t, 1280, 800)
+			setTheme(t, ctx, theme)
+			for _, v := range []struct{ hash, wait string }{
+				{"#/plugins", `#plugins-table`},
+				{"#/plugin/review", `#plugin-mcp`},
+				{"#/plugin/lsp-go", `#manifest`},
+				{"#/plugin/Odd_One", `section[aria-labelledby=h-pfind] table.findings`},
+				{"#/skill/review-pr", `#skill-resources`},
+			} {
+				run(t, ctx, "load "+v.hash, chromedp.Navigate(s.srv.URL+"/"+v.hash), chromedp.WaitVisible(chromedp.CSS(v.wait)), chromedp.WaitVisible(chromedp.CSS(`#nav-plugins a`)))
+				axeCheck(t, ctx, src, theme+" "+v.hash)
+			}
+		})
+	}
+}
+
 // TestBrowserFooterExportLinks follows the footer's export links as the
 // browser would (a link cannot set Accept): each downloads the format its
 // text names (issue #12: "Export (JSON-LD)" downloaded N-Quads).

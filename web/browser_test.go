@@ -604,6 +604,13 @@ func TestBrowserViewsAndKeyboard(t *testing.T) {
 	if prog := firstText(t, ctx, "#program"); !strings.Contains(prog, "gh") {
 		t.Errorf("program line %q, want gh", prog)
 	}
+	// The MCP column shows Tool.parity.ports as the API answers it.
+	if p := firstText(t, ctx, "#mcp-parity"); !strings.Contains(p, "disagrees") || !strings.Contains(p, "github.create-pull-request") {
+		t.Errorf("MCP parity %q, want disagrees with github.create-pull-request", p)
+	}
+	if cells := eval[string](t, ctx, "mcp column", `[...document.querySelectorAll("td.mcp-parity")].map((td) => td.textContent).join("|")`); cells != "agrees|mcp-parity-input" {
+		t.Errorf("MCP column %q, want agrees|mcp-parity-input (title, branch)", cells)
+	}
 	run(t, ctx, "gated tool view", chromedp.Navigate(s.srv.URL+"/#/tool/github.create-pull-request"), chromedp.WaitVisible(chromedp.CSS(`#gated-by`)))
 	if g := firstText(t, ctx, "#gated-by"); !strings.Contains(g, "mcp:github") {
 		t.Errorf("gated by %q, want mcp:github", g)

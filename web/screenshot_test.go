@@ -12,7 +12,8 @@ import (
 
 // TestScreenshots takes full-page screenshots of the overview, the queue,
 // skill details, the workflows (with and without an exposure profile), a
-// Tool and the GraphQL explorer at desktop (1280×800) and phone (390×844)
+// Tool, the Plugins view and a plugin (over examples/marketplace) and the
+// GraphQL explorer at desktop (1280×800) and phone (390×844)
 // width, and at desktop width in the dark theme. They go to a
 // temporary directory, or to $SKILLGRAPH_SCREENSHOTS when set:
 //
@@ -27,6 +28,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	s := newSite(t, "")
 	s.mutate(t, `mutation { recordTriage(skill: "lint-docs", verdict: judgement, note: "Which anchors matter is a judgement call; the link check itself is mechanism.") { graphVersion } }`)
+	market := marketplaceSite(t)
 	for _, size := range []struct {
 		name, theme string
 		w, h        int
@@ -57,6 +59,14 @@ func TestScreenshots(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("wrote %s", p)
+		}
+		// The Plugins view and one plugin, over the example marketplace.
+		for _, view := range []struct{ name, hash, wait string }{
+			{"plugins", "#/plugins", `#plugins-table`},
+			{"plugin", "#/plugin/review", `#plugin-mcp`},
+		} {
+			run(t, ctx, "load "+view.name, chromedp.Navigate(market.srv.URL+"/"+view.hash), chromedp.WaitVisible(chromedp.CSS(view.wait)))
+			shoot(t, ctx, filepath.Join(out, view.name+"-"+size.name+".png"))
 		}
 		// The GraphQL explorer: a type's docs and the suggestions open.
 		run(t, ctx, "load explorer", chromedp.Navigate(s.srv.URL+"/graphiql#doc/Skill"), chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))

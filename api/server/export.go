@@ -40,11 +40,15 @@ const (
 // framed. ?format= overrides the Accept header.
 func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Vary", "Accept")
+	q := r.URL.Query()
+	format := q.Get("format")
+	if format == "mcp-tools" {
+		h.exportMCPTools(w, r)
+		return
+	}
 	if h.refuseNotDurable(w) {
 		return
 	}
-	q := r.URL.Query()
-	format := q.Get("format")
 	if format == "" {
 		switch negotiate(r, typeNQuads, typeJSONLD, typeJSON) {
 		case typeNQuads:
@@ -72,7 +76,7 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 	case "jsonld":
 		ctype = typeJSONLD
 	default:
-		writeText(w, http.StatusBadRequest, "format must be nquads or jsonld\n")
+		writeText(w, http.StatusBadRequest, "format must be nquads, jsonld or mcp-tools\n")
 		return
 	}
 	st := h.svc.store

@@ -97,6 +97,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		})
 	}
 	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
+	r.Handle("/mcp", h.mcpHandler())    // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
 	get("/graphiql/*", h.graphiqlAsset)
 	get("/export", h.export)

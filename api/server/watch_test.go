@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/api/server"
+	"github.com/skillgraph/skillgraph/api/server/servertest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
@@ -84,4 +85,40 @@ func TestWatchIsNotStarvedByARewrittenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitSkill(t, e.svc, func(s *queries.Snapshot) bool { return s.Skill("ship") != nil })
+}
+
+// TestWatchHostLayout: under --watch, a repository laid out for agent
+// hosts (SPEC §1.3) serves a new SKILL.md as a skill of its plugin, a new
+// file beside it as that skill's resource, and a new slash command.
+func TestWatchHostLayout(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{Corpus: servertest.CopyTree(t, "../../examples/marketplace"), Metrics: server.NewMetrics()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := srv.Service.Watch(ctx, server.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	write := func(rel, body string) {
+		t.Helper()
+		p := filepath.Join(srv.Corpus, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	skillOf := func(s *queries.Snapshot) *queries.Skill { return s.Skill("review/triage-notes") }
+	write("plugins/review/skills/triage-notes/SKILL.md", "---\nname: triage-notes\ndescription: Notes on triage\n---\n# Triage notes\n")
+	waitSkill(t, srv.Service, func(s *queries.Snapshot) bool {
+		sk := skillOf(s)
+		return sk != nil && sk.Plugin != nil && sk.Plugin.Name == "review"
+	})
+	write("plugins/review/skills/triage-notes/references/more.md", "# more\n")
+	waitSkill(t, srv.Service, func(s *queries.Snapshot) bool {
+		sk := skillOf(s)
+		return sk != nil && len(sk.Resources) == 1 && sk.Resources[0] == "plugins/review/skills/triage-notes/references/more.md"
+	})
+	write("plugins/review/commands/triage.md", "---\ndescription: Triage\n---\n")
+	waitSkill(t, srv.Service, func(s *queries.Snapshot) bool { return len(s.Commands) == 2 })
 }

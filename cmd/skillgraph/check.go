@@ -23,13 +23,13 @@ type jsonFinding struct {
 
 var checkCommand = &command{
 	name:    "check",
-	args:    "--corpus DIR [--corpus DIR2] [--format text|json|sarif] [--fail-on error|warning|info] | --explain CODE",
+	args:    "--corpus DIR [--corpus DIR2] [--format text|json|sarif|github] [--fail-on error|warning|info] | --explain CODE",
 	summary: "The CI gate: print the findings and exit 1 when one is at least as severe as --fail-on.",
 	about: "Text is for people, json is the stable machine shape (file relative to its corpus root), sarif is SARIF 2.1.0 " +
 		"for GitHub code scanning (locations relative to the git work tree, or the working directory, so they name files of the checkout). " +
 		"A corpus in which nothing is found is an error (exit 2), as is a --store (without --corpus) that does not exist or holds no graph. " +
 		"--explain CODE prints a code's entry of the finding registry.",
-	values: map[string][]string{"format": {"text", "json", "sarif"}, "fail-on": {"error", "warning", "info"}},
+	values: map[string][]string{"format": {"text", "json", "sarif", "github"}, "fail-on": {"error", "warning", "info"}},
 	setup:  setupCheck,
 }
 
@@ -37,7 +37,7 @@ var checkCommand = &command{
 func setupCheck(fs *flag.FlagSet) runFunc {
 	var c common
 	c.register(fs)
-	format := fs.String("format", "text", "text, json or sarif")
+	format := fs.String("format", "text", "text, json, sarif, or github (workflow-command annotations)")
 	explain := fs.String("explain", "", "print what a finding code means, why it matters and an example, then exit")
 	failOn := fs.String("fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or info")
 	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
@@ -56,9 +56,9 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 			return usageError{"check", fmt.Sprintf("--fail-on must be error, warning or info, not %q", *failOn)}
 		}
 		switch *format {
-		case "text", "json", "sarif":
+		case "text", "json", "sarif", "github":
 		default:
-			return usageError{"check", fmt.Sprintf("--format must be text, json or sarif, not %q", *format)}
+			return usageError{"check", fmt.Sprintf("--format must be text, json, sarif or github, not %q", *format)}
 		}
 		s, err := c.snapshot(ctx, "memory", stderr, false)
 		if err != nil {
@@ -88,6 +88,14 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 				return err
 			}
 			if err := writeSARIF(stdout, sarifInput{Findings: out, Corpora: c.found, Base: base, Build: currentBuild(), Describe: describeRule}); err != nil {
+				return err
+			}
+		case "github":
+			base, err := sarifBase()
+			if err != nil {
+				return err
+			}
+			if err := writeGitHub(stdout, sarifInput{Findings: out, Corpora: c.found, Base: base}, counts); err != nil {
 				return err
 			}
 		default:

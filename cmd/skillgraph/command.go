@@ -40,7 +40,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		ingestCommand, checkCommand, diffCommand, historyCommand, coverageCommand, queryCommand, serveCommand,
-		exportCommand, importCommand, genCommand, versionCommand, completionCommand,
+		exportCommand, importCommand, genCommand, versionCommand, completionCommand, mcpCommand,
 	}
 }
 

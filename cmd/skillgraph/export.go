@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -9,26 +10,45 @@ import (
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/queries"
 )
+
+// writeMCPTools prints the snapshot's Tools as one MCP tools/list result.
+func writeMCPTools(w io.Writer, snap *queries.Snapshot, server string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(snap.MCPTools(server)); err != nil {
+		return fmt.Errorf("write the tools/list result: %w", err)
+	}
+	return nil
+}
 
 var exportCommand = &command{
 	name:    "export",
-	args:    "(--corpus DIR | --store URL) [--format nquads|jsonld]",
-	summary: "Print the whole store (or the given corpora alone) as N-Quads or JSON-LD; 'skillgraph import' reads it back.",
-	about:   "The export holds every named graph, triage decisions included, so it is a backup of the store.",
-	values:  map[string][]string{"format": {"nquads", "jsonld"}},
-	setup:   setupExport,
+	args:    "(--corpus DIR | --store URL) [--format nquads|jsonld|mcp-tools] [--server NAME]",
+	summary: "Print the whole store (or the given corpora alone) as N-Quads or JSON-LD; 'skillgraph import' reads it back. --format mcp-tools prints the Tools as an MCP tools/list result.",
+	about: "The export holds every named graph, triage decisions included, so it is a backup of the store. " +
+		"--format mcp-tools projects the Tools into one MCP tools/list result (revision 2025-11-25): name from invoke.mcp.tool or the Tool id, " +
+		"the description verbatim, inputSchema and outputSchema from the ports, annotations only where the Tool states them; " +
+		"--server NAME keeps the Tools whose invoke.mcp names that server.",
+	values: map[string][]string{"format": {"nquads", "jsonld", "mcp-tools"}},
+	setup:  setupExport,
 }
 
 // setupExport registers the flags of `skillgraph export`.
 func setupExport(fs *flag.FlagSet) runFunc {
 	var c common
 	c.register(fs)
-	format := fs.String("format", "nquads", "nquads or jsonld")
+	format := fs.String("format", "nquads", "nquads, jsonld or mcp-tools")
+	serverName := fs.String("server", "", "with --format mcp-tools: only the Tools whose invoke.mcp names this server")
 	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		c.finish()
-		if *format != "nquads" && *format != "jsonld" {
-			return usageError{"export", fmt.Sprintf("--format must be nquads or jsonld, not %q", *format)}
+		if *format != "nquads" && *format != "jsonld" && *format != "mcp-tools" {
+			return usageError{"export", fmt.Sprintf("--format must be nquads, jsonld or mcp-tools, not %q", *format)}
+		}
+		if *serverName != "" && *format != "mcp-tools" {
+			return usageError{"export", "--server goes with --format mcp-tools"}
 		}
 		if len(c.corpora) > 0 {
 			if err := c.requireContent(); err != nil {
@@ -55,8 +75,15 @@ func setupExport(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
-		if *format == "jsonld" {
+		switch *format {
+		case "jsonld":
 			return server.ExportJSONLD(ctx, st, stdout, 0)
+		case "mcp-tools":
+			snap, err := queries.Build(ctx, st)
+			if err != nil {
+				return err
+			}
+			return writeMCPTools(stdout, snap, *serverName)
 		}
 		_, err = st.WriteNQuads(ctx, stdout)
 		return err

@@ -28,7 +28,7 @@ func TestUsageNamesEveryVerb(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("help: exit %d (stderr %q)", code, errs)
 	}
-	for _, verb := range []string{"ingest", "check", "diff", "coverage", "query", "serve", "export", "import", "gen", "version", "completion", "help"} {
+	for _, verb := range []string{"ingest", "check", "diff", "coverage", "query", "serve", "export", "import", "gen", "version", "completion", "mcp", "help"} {
 		t.Run(verb, func(t *testing.T) {
 			if !strings.Contains(out, "skillgraph "+verb) {
 				t.Errorf("usage does not list %q:\n%s", verb, out)
@@ -77,7 +77,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"nonsense"}, `unknown command "nonsense"`},
 		{[]string{"help", "nonsense"}, `unknown command "nonsense"`},
 		{[]string{"check", "--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"check", "--corpus", "x", "--format", "yaml"}, `--format must be text, json or sarif, not "yaml"`},
+		{[]string{"check", "--corpus", "x", "--format", "yaml"}, `--format must be text, json, sarif or github, not "yaml"`},
 		{[]string{"check", "stray"}, `takes no arguments, got "stray"`},
 		{[]string{"gen"}, "needs one OUT directory"},
 		{[]string{"completion", "tcsh"}, `unknown shell "tcsh"`},
@@ -199,7 +199,7 @@ func TestBashCompletion(t *testing.T) {
 	}{
 		{[]string{"skillgraph", "co"}, []string{"coverage", "completion"}},
 		{[]string{"skillgraph", "check", "--fa"}, []string{"--fail-on"}},
-		{[]string{"skillgraph", "check", "--format", ""}, []string{"text", "json", "sarif"}},
+		{[]string{"skillgraph", "check", "--format", ""}, []string{"text", "json", "sarif", "github"}},
 		{[]string{"skillgraph", "help", "ge"}, []string{"gen"}},
 		{[]string{"skillgraph", "completion", "z"}, []string{"zsh"}},
 	}

@@ -132,6 +132,9 @@ func TestTriStateAndTitles(t *testing.T) {
 		{Name: "y", Line: 4},
 		{Name: "z", Line: 4},
 	}
+	if a.OutputSchema || b.OutputSchema || !c.OutputSchema {
+		t.Errorf("outputSchema stated: a %v b %v c %v, want only c", a.OutputSchema, b.OutputSchema, c.OutputSchema)
+	}
 	if c.Title != "C" || !reflect.DeepEqual(c.Inputs, wantIn) {
 		t.Errorf("c inputs = %+v", c.Inputs)
 	}

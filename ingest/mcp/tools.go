@@ -88,6 +88,7 @@ func (s *snapshot) tool(i int, n *yaml.Node) (record.Tool, bool) {
 	}
 	t.Inputs = ports(in)
 	t.Outputs = ports(ynode.Get(n, "outputSchema"))
+	t.OutputSchema = ynode.IsMap(ynode.Get(n, "outputSchema"))
 	return t, true
 }
 

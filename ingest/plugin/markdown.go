@@ -173,14 +173,21 @@ func ParseAgent(p string, data []byte, c Context) (out record.File) {
 	defer recoverInto(&out, p)
 	fm, line := readFrontMatter(&out, p, data, stem(p))
 	a := record.Agent{Name: fm.str("name"), Plugin: c.Plugin, Package: c.Name, Line: line, Description: fm.str("description"), Model: fm.str("model")}
-	if a.Name == "" {
-		out.Findings = append(out.Findings, record.New(record.CodeAgentInvalid, p, line, stem(p),
-			"subagent has no name in its front matter; the host does not load it"))
+	if len(fm.lines) == 0 {
+		// No front matter at all: one finding says it, not one per key.
+		out.Findings = append(out.Findings, record.New(record.CodeAgentInvalid, p, 1, stem(p),
+			"subagent has no front matter (name and description): the host does not load it"))
 		a.Name = stem(p)
-	}
-	if a.Description == "" {
-		out.Findings = append(out.Findings, record.New(record.CodeAgentInvalid, p, max(line, fm.lines["description"]), a.Name,
-			"subagent has no description: the host delegates to an agent by its description"))
+	} else {
+		if a.Name == "" {
+			out.Findings = append(out.Findings, record.New(record.CodeAgentInvalid, p, line, stem(p),
+				"subagent has no name in its front matter; the host does not load it"))
+			a.Name = stem(p)
+		}
+		if a.Description == "" {
+			out.Findings = append(out.Findings, record.New(record.CodeAgentInvalid, p, max(line, fm.lines["description"]), a.Name,
+				"subagent has no description: the host delegates to an agent by its description"))
+		}
 	}
 	a.Tools = fm.list("tools")
 	a.AllTools = !fm.has("tools")

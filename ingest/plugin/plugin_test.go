@@ -234,6 +234,9 @@ func TestParseCommandAndAgent(t *testing.T) {
 	if got := codes(bad); !slices.Equal(got, []string{"agent-invalid:1", "agent-invalid:1"}) || bad.Agents[0].Name != "x" {
 		t.Errorf("agent without name and description: %v %+v", got, bad.Agents)
 	}
+	if bare := ParseAgent("p/agents/prompt.md", []byte("You are a reviewer.\n"), Context{}); !slices.Equal(codes(bare), []string{"agent-invalid:1"}) {
+		t.Errorf("an agent without front matter is one finding: %v", codes(bare))
+	}
 	unclosed := ParseAgent("p/agents/u.md", []byte("---\nname: u\n"), Context{})
 	if got := codes(unclosed); !slices.Contains(got, "parse-error:1") {
 		t.Errorf("unclosed front matter: %v", got)

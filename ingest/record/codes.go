@@ -114,6 +114,13 @@ const (
 	CodeMcpToolsUnlisted             = "mcp-tools-unlisted"
 	CodeMcpServerUnknown             = "mcp-server-unknown"
 	CodeMcpToolUnknown               = "mcp-tool-unknown"
+	CodeMCPParityInput               = "mcp-parity-input"
+	CodeMCPParityRequired            = "mcp-parity-required"
+	CodeMCPParityType                = "mcp-parity-type"
+	CodeMCPParityOutput              = "mcp-parity-output"
+	CodeMCPParityDescription         = "mcp-parity-description"
+	CodeMCPToolUnlisted              = "mcp-tool-unlisted"
+	CodeMCPToolUnauthored            = "mcp-tool-unauthored"
 )
 
 // Area groups codes by the part of the corpus they concern, in the order the
@@ -804,4 +811,51 @@ var registry = []Rule{
 		Means:   "A tool name `mcp__<server>__<tool>` names a declared server whose tools/list snapshot has no such tool.",
 		Why:     "The permission or delegation names a tool the server does not serve.",
 		Example: Example{Corpus: HostExampleCorpus, File: "plugins/review/commands/review.md", Line: 2, Message: "/review:review names mcp__github__delete_repo, but MCP server \"github\" serves no tool \"delete_repo\""},
-	}}
+	},
+	// MCP parity (queries/parity.go): an authored Tool against the listed
+	// MCP tools that expose it (the exposedBy edge, SPEC §2.5). Info, not
+	// warning: a snapshot is a recording of a server at one time, and the
+	// acceptance corpus's own pair differs on purpose (docs/decisions.md).
+	{Code: CodeMCPParityInput, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "An input port is declared by the Tool but not served by the MCP tool that exposes it, or served but not declared (then on the Tool's line).",
+		Why:   "An agent calling over MCP with the Tool's port names sends an argument the server does not know, or leaves out one it expects.",
+		Example: Example{Corpus: "queries/testdata/parity", File: "tools/pr-create.json", Line: 10,
+			Message: "Tool pr-create input \"heading\" is not an input of MCP tool github/create_pr (mcp/github.json:4)"},
+	},
+	{Code: CodeMCPParityRequired, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "An input is required on one side and optional on the other.",
+		Why:   "The required/optional split is the contract of a call: one side will refuse calls the other accepts.",
+		Example: Example{Corpus: "queries/testdata/parity", File: "tools/pr-create.json", Line: 11,
+			Message: "Tool pr-create input \"title\" is optional, MCP tool github/create_pr (mcp/github.json:4) makes it required"},
+	},
+	{Code: CodeMCPParityType, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "A port's JSON type (its vocabulary type's, `array` when repeated) does not fit the MCP schema's: inputs the server accepts must fit the Tool, outputs the Tool returns must fit the server's outputSchema (integer fits number).",
+		Why:   "A value valid on one side is refused, or misread, on the other.",
+		Example: Example{Corpus: "queries/testdata/parity", File: "tools/pr-create.json", Line: 11,
+			Message: "Tool pr-create input \"title\" is JSON integer, MCP tool github/create_pr (mcp/github.json:4) declares string"},
+	},
+	{Code: CodeMCPParityOutput, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "The MCP tool states an outputSchema and an output is on one side only.",
+		Why:   "A caller over MCP does not get the output the Tool documents, or gets one the graph does not know.",
+		Example: Example{Corpus: "queries/testdata/parity", File: "tools/publish.json", Line: 13,
+			Message: "Tool page-publish output \"etag\" is not in the outputSchema of MCP tool github/publish_page (mcp/github.json:16)"},
+	},
+	{Code: CodeMCPParityDescription, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "The Tool's description is not the MCP tool's, verbatim (leading and trailing white space aside).",
+		Why:   "An agent picks tools by their description: the served text should be the catalogue's.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/site-tools.yaml", Line: 27,
+			Message: "Tool feedback-digest's description is not that of MCP tool cms/summarize_feedback (mcp/cms.json:30): \"Summarises reader feedback from the CMS export; also offered by the CMS server.\", served \"Summarise the reader feedback left on a section since a date.\""},
+	},
+	{Code: CodeMCPToolUnlisted, Severity: Warning, Spec: "§2.5", Area: AreaMCP,
+		Means: "A Tool's `invoke.mcp` names a tool that the snapshot of its server does not list (reported only when the graph holds a snapshot of that server).",
+		Why:   "The MCP transport the Tool claims does not exist on the recorded server: a renamed or removed tool, or a typo.",
+		Example: Example{Corpus: "queries/testdata/parity", File: "tools/elsewhere.json", Line: 2,
+			Message: "Tool repo-delete: invoke.mcp names tool \"delete_repo\" of server \"github\", which its snapshot mcp/github.json does not list"},
+	},
+	{Code: CodeMCPToolUnauthored, Severity: Info, Spec: "§2.5", Area: AreaMCP,
+		Means: "A listed MCP tool that no Tool describes (no `invoke.mcp` names it).",
+		Why:   "The graph knows the tool only from the listing: no satisfies edge, no selection guidance, no other transport.",
+		Example: Example{Corpus: ExampleCorpus, File: "mcp/cms.json", Line: 4,
+			Message: "server \"cms\" lists tool \"list_pages\", which no Tool describes (no invoke.mcp names it)"},
+	},
+}

@@ -222,6 +222,10 @@ type Tool struct {
 	Extra map[string]any
 	// Refs are the lines of satisfies, subprocesses and remedies.tool entries.
 	Refs RefLines
+	// OutputSchema is true for an MCP-derived Tool whose listing states an
+	// outputSchema: only then do its (possibly empty) outputs say what the
+	// server returns, so parity compares outputs only then.
+	OutputSchema bool
 }
 
 // SkillRef is a skill named by a BPMN step.

@@ -1,6 +1,9 @@
 package tsmodule
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"path"
 	"reflect"
@@ -34,11 +37,15 @@ type Loader func(rel string) ([]byte, error)
 
 // Program evaluates modules of one corpus, loading siblings on demand.
 type Program struct {
+	ctx     context.Context // nil: never cancelled
 	load    Loader
 	lim     Limits
 	steps   int
 	elems   int
+	bytes   int // string bytes built, in all (maxStringBytes)
 	modules map[string]*moduleEnv
+	// assigned caches collectAssigned of function bodies.
+	assigned map[*ast.BlockStatement]map[string]bool
 	// Exhausted says a limit was reached: some values are unknown because
 	// of it.
 	Exhausted string
@@ -50,7 +57,7 @@ func NewProgram(load Loader, lim Limits) *Program {
 	if lim == (Limits{}) {
 		lim = defaultLimits
 	}
-	return &Program{load: load, lim: lim, modules: map[string]*moduleEnv{}}
+	return &Program{load: load, lim: lim, modules: map[string]*moduleEnv{}, assigned: map[*ast.BlockStatement]map[string]bool{}}
 }
 
 type binding struct {
@@ -104,6 +111,41 @@ func (p *Program) step() bool {
 		}
 		return false
 	}
+	// A cancelled context stops the evaluation like a spent budget; it is
+	// looked at every 1 024 steps (a few microseconds of work).
+	if p.ctx != nil && p.steps&1023 == 0 && p.ctx.Err() != nil {
+		p.lim.Steps = p.steps // every later step fails at once
+		if p.Exhausted == "" {
+			p.Exhausted = "cancellation"
+		}
+		return false
+	}
+	return true
+}
+
+// WithContext makes the Program stop evaluating, as at its step limit,
+// once ctx is done (Exhausted says "cancellation"). Compiling one module is
+// bounded by MaxDepth and the file size cap and is not interrupted.
+func (p *Program) WithContext(ctx context.Context) *Program {
+	p.ctx = ctx
+	return p
+}
+
+// maxStringBytes bounds the bytes of all strings one Program builds. One
+// string is at most 1 MiB, but a shared string is evaluated once and may
+// be concatenated many times (.map of `s + s` over a large array).
+const maxStringBytes = 32 << 20
+
+// growString counts n bytes of a string built; false means the budget is
+// spent.
+func (p *Program) growString(n int) bool {
+	p.bytes += n
+	if p.bytes > maxStringBytes {
+		if p.Exhausted == "" {
+			p.Exhausted = "size limit"
+		}
+		return false
+	}
 	return true
 }
 
@@ -125,9 +167,15 @@ func (p *Program) Module(rel string, src []byte) (*moduleEnv, error) {
 	}
 	env := &moduleEnv{exports: map[string]ast.Expression{}}
 	p.modules[rel] = env
-	m, err := Compile(rel, src)
+	m, err := compileOnce(rel, src)
 	if err != nil {
 		env.err = err
+		var de *DepthError
+		if errors.As(err, &de) && p.Exhausted == "" {
+			// Too deep to parse safely is a limit of this reader, like the
+			// step limit: the module's values are unknown, not wrong.
+			p.Exhausted = fmt.Sprintf("depth limit in %s (%s)", rel, de.Detail())
+		}
 		return env, err
 	}
 	env.mod = m
@@ -528,6 +576,9 @@ func (p *Program) template(x *ast.TemplateLiteral, sc *scope, depth int, at orig
 			return p.unknown(at, "a string too long")
 		}
 	}
+	if !p.growString(b.Len()) {
+		return p.unknown(at, "strings too long in all")
+	}
 	return &String{origin: at, V: b.String()}
 }
 
@@ -740,6 +791,9 @@ func (p *Program) binary(x *ast.BinaryExpression, sc *scope, depth int, at origi
 		if lok && rok && (lstr || rstr) {
 			if len(ls)+len(rs) > 1<<20 {
 				return p.unknown(at, "a string too long")
+			}
+			if !p.growString(len(ls) + len(rs)) {
+				return p.unknown(at, "strings too long in all")
 			}
 			return &String{origin: at, V: ls + rs}
 		}
@@ -1026,8 +1080,14 @@ func (p *Program) apply(f *Func, args []Value, depth int, at origin) Value {
 	case *ast.ExpressionBody:
 		return p.eval(b.Expression, sc, depth+1)
 	case *ast.BlockStatement:
-		assigned := map[string]bool{}
-		collectAssigned(b, assigned)
+		// A body is walked for its assignments once, not once per call
+		// (.map calls it per element).
+		assigned, ok := p.assigned[b]
+		if !ok {
+			assigned = map[string]bool{}
+			collectAssigned(b, assigned)
+			p.assigned[b] = assigned
+		}
 		bindStatements(sc, sc.mod, b.List, assigned)
 		for _, st := range b.List {
 			switch s := st.(type) {

@@ -2,6 +2,7 @@ package tsmodule
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,12 +30,18 @@ type Dynamic struct {
 // defineTool call is written in this module (a Tool made by a sibling
 // module belongs to that module's file), in source order, with the values
 // it cannot know.
+//
+// A module nested too deeply to parse safely (ErrTooDeep) is not an error:
+// it has no Tools that can be read, and Exhausted says why.
 func (p *Program) Tools(rel string, src []byte) ([]Tool, []Dynamic, error) {
 	env, err := p.Module(rel, src)
+	if errors.Is(err, ErrTooDeep) {
+		return nil, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &collector{prog: p, mod: env.mod, seen: map[string]bool{}}
+	c := &collector{prog: p, mod: env.mod, seen: map[string]bool{}, walked: map[Value]bool{}}
 	for _, name := range env.Exports() {
 		v := p.Export(env, name)
 		if f, ok := v.(*Func); ok {
@@ -45,10 +52,20 @@ func (p *Program) Tools(rel string, src []byte) ([]Tool, []Dynamic, error) {
 	return c.tools, c.dynamic, nil
 }
 
+// MaxToolValues bounds how many values (scalars, lists, objects) the Tools
+// of one module hold once the constants they share are expanded. A value
+// is evaluated once and shared wherever it is named, so a 1 KB module of
+// `const a1 = {k: a0, j: a0}` … 22 levels names 4 million values; each
+// Tool becomes a tree of its own, as a Tool file would be. The largest
+// real Tool holds ~150.
+const MaxToolValues = 100_000
+
 type collector struct {
 	prog    *Program
 	mod     *Module
 	seen    map[string]bool
+	walked  map[Value]bool // values already searched for Tools: each once
+	values  int            // values built into Tools so far (MaxToolValues)
 	tools   []Tool
 	dynamic []Dynamic
 }
@@ -58,6 +75,14 @@ type collector struct {
 func (c *collector) walk(v Value, depth int, inToolList bool) {
 	if depth > 32 {
 		return
+	}
+	switch v.(type) {
+	case *Array, *Object:
+		// A shared value is searched once, not once per name of it.
+		if c.walked[v] {
+			return
+		}
+		c.walked[v] = true
 	}
 	switch x := v.(type) {
 	case *ToolCall:
@@ -108,6 +133,14 @@ func (c *collector) tool(t *ToolCall) {
 	}
 	b := &builder{c: c, tool: id}
 	node := b.node(obj, "")
+	if b.over {
+		if c.prog.Exhausted == "" {
+			c.prog.Exhausted = fmt.Sprintf("size limit (the Tools of %s hold more than %d values once shared constants are expanded)", t.mod.Path, MaxToolValues)
+		}
+		c.note(Dynamic{Tool: id, Field: "(the Tool)", Line: t.Line(),
+			Why: fmt.Sprintf("the module's Tools hold more than %d values once their shared constants are expanded", MaxToolValues)})
+		return
+	}
 	if id == "" {
 		line, why := t.Line(), "the id is not a string"
 		if v, ok := obj.Vals["id"]; ok {
@@ -140,6 +173,7 @@ type builder struct {
 	c       *collector
 	tool    string
 	dynamic []Dynamic
+	over    bool // past MaxToolValues: the tree is incomplete and is dropped
 }
 
 func (b *builder) drop(field string, u Value, why string) {
@@ -157,6 +191,14 @@ func join(parent, key string) string {
 }
 
 func (b *builder) node(v Value, field string) *yaml.Node {
+	// Each value counts as it is expanded, so a shared one counts every
+	// time it is named: the work stops at the bound, not after it.
+	if b.c.values++; b.c.values > MaxToolValues {
+		b.over = true
+	}
+	if b.over {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	}
 	line := v.orig().Line()
 	switch x := v.(type) {
 	case *String:
@@ -177,6 +219,9 @@ func (b *builder) node(v Value, field string) *yaml.Node {
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line, Style: yaml.FlowStyle}
 		i := 0
 		for _, it := range x.Items {
+			if b.over {
+				break
+			}
 			f := fmt.Sprintf("%s[%d]", field, i)
 			if !known(it) {
 				b.drop(f, it, "a value known only at run time")
@@ -192,6 +237,9 @@ func (b *builder) node(v Value, field string) *yaml.Node {
 			b.drop(join(field, "..."), sp, "a spread known only at run time")
 		}
 		for _, k := range x.Keys {
+			if b.over {
+				break
+			}
 			val := x.Vals[k]
 			if _, ok := val.(*Undefined); ok {
 				continue // JSON drops undefined keys

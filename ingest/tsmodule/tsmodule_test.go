@@ -178,7 +178,7 @@ func TestHostileModules(t *testing.T) {
 		{"huge array", doubling("big", 6) + tool("big[0] + ''"), 0, "Tool", false},
 		{"map over a million elements", doubling("big", 6) + "export const tools = big.map((i) => defineTool({ id: 'x' + i }));", 0, "", false},
 		{"huge string", "const s0 = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';\nconst s1 = s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0+s0;\nconst s2 = s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1+s1;\nconst s3 = s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2+s2;\nconst s4 = s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3+s3;\nconst s5 = s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4+s4;\n" + tool("s5"), 0, "id", false},
-		{"deep nesting", "export const x = " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + ";", 0, "", true},
+		{"deep nesting", "export const x = " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + ";", 0, "", false},
 		{"statements with effects", "function f() { globalThis.x = 1; return 'x'; }\n" + tool("f()"), 0, "id", false},
 		{"loop", "function f() { while (true) {} return 'x'; }\n" + tool("f()"), 0, "id", false},
 		{"class", "class A { static id = 'x' }\n" + tool("A.id"), 0, "id", false},
@@ -204,6 +204,9 @@ func TestHostileModules(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("refused: %v", err)
+			}
+			if c.name == "deep nesting" && !strings.HasPrefix(p.Exhausted, "depth limit") {
+				t.Errorf("Exhausted = %q, want the depth limit", p.Exhausted)
 			}
 			if len(tools) != c.tools {
 				t.Errorf("%d Tools, want %d: %v", len(tools), c.tools, tools)
@@ -232,6 +235,12 @@ func FuzzTools(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Add("export const tools = [defineTool({ id: `${'a'}-${1}`, ...(x ? {} : { y: 1 }) })];")
+	// Issue 28: deep shapes just past the depth bound, and shared values.
+	for _, v := range deepShapes(MaxDepth + 1) {
+		f.Add(toolWith(v))
+	}
+	f.Add(sharedModule(12))
+	f.Add("if (x) {} /'`(/; x = /[/]/ + `${ {a: (1, 2)} }` <!-- `\n" + strings.Repeat("a => ", 40) + "1")
 	f.Fuzz(func(t *testing.T, src string) {
 		p := NewProgram(func(string) ([]byte, error) { return []byte(src), nil }, Limits{Steps: 20000, Depth: 64, Elements: 20000, Modules: 4})
 		_, _, _ = p.Tools("tools/x.ts", []byte(src))

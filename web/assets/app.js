@@ -13,6 +13,8 @@ import { viewProcess } from "./js/views/process.js";
 import { viewWorkflows } from "./js/views/workflows.js";
 import { viewUnreachable } from "./js/views/unreachable.js";
 import { viewFindings } from "./js/views/findings.js";
+import { viewPlugins } from "./js/views/plugins.js";
+import { viewPlugin } from "./js/views/plugin.js";
 
 registerView("overview", (parts, params) => viewOverview(params));
 registerView("queue", (parts, params) => viewQueue(params));
@@ -22,6 +24,8 @@ registerView("process", (parts, params) => viewProcess(parts[0] || "", params));
 registerView("workflows", (parts, params) => viewWorkflows(params));
 registerView("unreachable", (parts, params) => viewUnreachable(params));
 registerView("findings", (parts, params) => viewFindings(params));
+registerView("plugins", (parts, params) => viewPlugins(params));
+registerView("plugin", (parts, params) => viewPlugin(parts[0] || "", params));
 
 document.getElementById("skip-link").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
 window.addEventListener("hashchange", route);

@@ -98,9 +98,27 @@ export function showBanner(content, kind) {
   b.hidden = false;
 }
 
+// noteVersion shows the graph version a view was drawn from; a version
+// the page has not seen yet (the first, or one after a re-ingest) may hold
+// plugins where the last held none, so the Plugins link is asked again.
 export function noteVersion(v) {
+  const seen = v === state.version;
   state.version = v;
   document.getElementById("foot-version").textContent = "graph version " + v;
+  if (!seen) showPluginsNav();
+}
+
+export const PLUGIN_COUNT = `query PluginCount { plugins(first: 0) { totalCount } }`;
+
+// showPluginsNav shows the navigation's Plugins link only when the graph
+// holds an agent-host plugin (Query.plugins.totalCount), so the page of a
+// harness corpus looks as it did before plugins were read.
+export async function showPluginsNav() {
+  const item = document.getElementById("nav-plugins");
+  try {
+    const d = await gql(PLUGIN_COUNT);
+    item.hidden = d.plugins.totalCount === 0;
+  } catch (e) { /* transient; the next new version asks again */ }
 }
 
 // Poll the graph version so a maintainer sees when a re-ingest lands.

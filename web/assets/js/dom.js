@@ -31,6 +31,7 @@ export function link(hash, text, attrs) { return h("a", Object.assign({ href: ha
 export function enc(s) { return encodeURIComponent(s); }
 export function skillLink(id, text) { return link("#/skill/" + enc(id), text || id, { class: "skill-link" }); }
 export function toolLink(id, text) { return link("#/tool/" + enc(id), text || id, { class: "tool-link" }); }
+export function pluginLink(name, text) { return link("#/plugin/" + enc(name), text || name, { class: "plugin-link" }); }
 export function processLink(id, step, text) {
   return link("#/process/" + enc(id) + (step ? "?step=" + enc(step) : ""), text || id, { class: "process-link" });
 }

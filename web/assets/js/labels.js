@@ -1,5 +1,5 @@
-// The page's words for tiers, step states, severities and verdicts, and the
-// badges that show them.
+// The page's words for tiers, step states, severities, verdicts and plugin
+// hosts and listings, and the badges that show them.
 
 import { badge, h, icon } from "./dom.js";
 
@@ -37,4 +37,16 @@ export function verdictBadge(v) { return badge(v, "verdict v-" + v); }
 
 export function stateTag(k) {
   return h("span", { class: "st-tag st-" + k }, icon(k === "performed" ? "check" : k === "manual" ? "person" : "gap"), STATE_INFO[k] ? STATE_INFO[k].label : k);
+}
+
+// hostList names the hosts a plugin is packaged for, as the API lists them.
+export function hostList(hosts) {
+  return hosts.length ? hosts.map((x, k) => [k ? " " : "", badge(x, "host")]) : h("span", { class: "muted" }, "—");
+}
+
+// listedBadge says whether a marketplace of the repository lists the
+// plugin (Plugin.listed).
+export function listedBadge(listed) {
+  return listed ? badge("listed", "ok", "a marketplace of this repository lists it")
+    : badge("not listed", "warn", "no marketplace of this repository lists it");
 }

@@ -46,7 +46,7 @@ export async function route() {
   // The exposure profile rides along between the views that honour it.
   if (view === "overview" || view === "workflows") state.profile = params.get("profile") || "";
   document.querySelectorAll("[data-nav]").forEach((a) => {
-    const on = a.dataset.nav === view || (view === "skill" && a.dataset.nav === "queue");
+    const on = a.dataset.nav === view || (view === "skill" && a.dataset.nav === "queue") || (view === "plugin" && a.dataset.nav === "plugins");
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
     if (a.dataset.nav === "overview" || a.dataset.nav === "workflows") {
       const base = a.dataset.nav === "overview" ? "#/" : "#/workflows";

@@ -3,7 +3,7 @@
 
 import { gql } from "../api.js";
 import { noteVersion } from "../chrome.js";
-import { badge, empty, enc, fileLine, h, link, plural, processLink, section, toolLink } from "../dom.js";
+import { badge, empty, enc, fileLine, h, link, plural, pluginLink, processLink, section, toolLink } from "../dom.js";
 import { performer, tierBadge, verdictBadge } from "../labels.js";
 import { FINDING, SEL, evidenceList, findingsTable, invokeSummary, selectionView, witnessChain } from "../parts.js";
 import { route } from "../router.js";
@@ -13,7 +13,7 @@ export const SKILL = `query Skill($id: ID!) {
   graphVersion
   skill(id: $id) {
     id iri name title description flavour package instance tier covered contradicted exempt bothHalves evidence
-    source line shellBlocks
+    source line shellBlocks plugin { name } resources
     contract { ref external readable required }
     tools { id title description origin reachable invoke { shell mcpServer mcpTool container inProcess manual } ${SEL} findings { ${FINDING} } }
     contradictedBy { id title origin reachable inputs { name jsonType required } findings { ${FINDING} } }
@@ -50,6 +50,9 @@ export async function viewSkill(id, params) {
           h("dt", null, "Package"), h("dd", null, s.package ? link("#/queue?package=" + enc(s.package), s.package) : "—"),
           h("dt", null, "Flavour"), h("dd", null, s.flavour),
           h("dt", null, "Source"), h("dd", { id: "skill-source", class: line ? "highlight" : null }, fileLine(s.source, line || s.line)),
+          s.plugin ? [h("dt", null, "Plugin"), h("dd", { id: "skill-plugin" }, pluginLink(s.plugin.name))] : null,
+          s.resources.length ? [h("dt", null, "Resources"), h("dd", null, h("ul", { class: "plain resources", id: "skill-resources" },
+            s.resources.map((r) => h("li", null, h("code", { class: "file" }, r)))))] : null,
           s.shellBlocks.length ? [h("dt", null, "Shell blocks"), h("dd", null, s.shellBlocks.map((l, i) => [i ? ", " : "", fileLine(s.source, l)]))] : null,
           h("dt", null, "Input contract"), h("dd", { id: "contract" }, contractView(s.contract)),
           h("dt", null, "Evidence"), h("dd", null, evidenceList(s)),

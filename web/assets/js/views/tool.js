@@ -16,6 +16,7 @@ export const TOOL = `query Tool($id: ID!) {
     ${SEL}
     alternatives { id title }
     exposedBy { id }
+    parity { state against { id } ports { name output codes } }
     gatedBy { key title }
     subprocesses { id name }
     findings { ${FINDING} }
@@ -30,13 +31,23 @@ export async function viewTool(id) {
   if (!t) return h("div", null, h("h1", { tabindex: "-1" }, "No tool “" + id + "”"), link("#/unreachable", "Unreachable tools"));
   const valid = new Set(t.validFor.map((s) => s.id));
   const progs = d.programs.filter((p) => p.tools.some((x) => x.id === t.id));
+  // The MCP column shows the API's per-port parity answer (Tool.parity.ports);
+  // it appears only when the Tool was compared with a listed MCP tool.
+  const pp = t.parity ? t.parity.ports : [];
+  const mcpCell = (p, out) => {
+    const x = pp.find((y) => y.name === p.name && y.output === out);
+    return h("td", { "data-label": "MCP", class: "mcp-parity" }, !x ? "—"
+      : x.codes.length ? x.codes.map((c, k) => [k ? " " : "", badge(c, "warn")]) : badge("agrees", "ok"));
+  };
+  const mcpCol = (out) => pp.some((y) => y.output === out);
   const ports = (list, out) => list.length ? h("div", { class: "table-wrap" }, h("table", { class: "rows" },
-    h("thead", null, h("tr", null, (out ? ["Output", "Type", "Render"] : ["Input", "Type", "Required", "Passed as"]).map((x) => h("th", { scope: "col" }, x)))),
+    h("thead", null, h("tr", null, (out ? ["Output", "Type", "Render"] : ["Input", "Type", "Required", "Passed as"]).concat(mcpCol(out) ? ["MCP"] : []).map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", null, list.map((p) => h("tr", null,
       h("td", { "data-label": out ? "Output" : "Input" }, h("code", null, p.name), p.description ? h("div", { class: "sub" }, p.description) : null),
       h("td", { "data-label": "Type" }, h("code", null, p.jsonType || shortType(p.type) || "—")),
       out ? h("td", { "data-label": "Render" }, p.render || "—")
-        : [h("td", { "data-label": "Required" }, p.required ? "yes" : "no", p.repeated ? " (repeated)" : ""), h("td", { "data-label": "Passed as" }, p.arg || "—")]))))) : empty(out ? "No outputs." : "No inputs.");
+        : [h("td", { "data-label": "Required" }, p.required ? "yes" : "no", p.repeated ? " (repeated)" : ""), h("td", { "data-label": "Passed as" }, p.arg || "—")],
+      mcpCol(out) ? mcpCell(p, out) : null))))) : empty(out ? "No outputs." : "No inputs.");
   return h("article", { class: "detail" },
     h("div", { class: "page-head" },
       h("p", { class: "crumbs" }, "tool"),
@@ -51,6 +62,8 @@ export async function viewTool(id) {
           h("dt", null, "Requires"), h("dd", null, t.requires.length ? t.requires.join(", ") : "—"),
           h("dt", null, "Read-only"), h("dd", null, t.readOnly === null ? "not stated" : t.readOnly ? "yes" : "no"),
           t.exposedBy.length ? [h("dt", null, "Exposed by"), h("dd", null, t.exposedBy.map((x, k) => [k ? ", " : "", toolLink(x.id)]))] : null,
+          t.parity ? [h("dt", null, "MCP parity"), h("dd", { id: "mcp-parity" }, badge(t.parity.state, t.parity.state === "agrees" ? "ok" : t.parity.state === "unrecorded" ? "muted-b" : "warn"),
+            t.parity.against.length ? [" with ", t.parity.against.map((x, k) => [k ? ", " : "", toolLink(x.id)])] : null)] : null,
           h("dt", null, "Gated by"), h("dd", { id: "gated-by" }, t.gatedBy.length
             ? t.gatedBy.map((g, k) => [k ? ", " : "", h("code", { title: g.title || null }, g.key)]) : h("span", { class: "muted" }, "no required tool skill")),
           progs.length ? [h("dt", null, "Program"), h("dd", { id: "program" }, progs.map((p, k) => [k ? ", " : "", h("code", null, p.name),
