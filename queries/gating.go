@@ -19,8 +19,13 @@ func (s *Snapshot) gating(out *findings) {
 		if !ts.Required {
 			continue
 		}
-		for _, t := range ts.Guides {
-			t.GatedBy = append(t.GatedBy, ts)
+		// The tool-skill document: "an all_of skill only gates when its
+		// full trigger matches the session's surface"; once it does, the
+		// Tools of each leaf are gated.
+		if ts.Matches {
+			for _, t := range ts.Guides {
+				t.GatedBy = append(t.GatedBy, ts)
+			}
 		}
 		if s.Profile == "" && hasServerLeaf(ts.Trigger) && ts.BodyBytes > gateBodyLimit {
 			out.add(s.finding(record.CodeGateTooWide, ts.Source, ts.Line, ts.IRI,

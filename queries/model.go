@@ -291,7 +291,10 @@ type ToolSkill struct {
 	Trigger   map[string]any `sg:"trigger"`
 	BodyBytes int            `sg:"bodyBytes"`
 	Line      int            `sg:"line"`
-	Guides    []*Tool
+	Guides    []*Tool        // the Tools its trigger's leaves name
+	// Matches: the whole trigger fires on this graph (an all_of needs every
+	// leaf). Only a matching required tool skill gates its Guides.
+	Matches bool
 }
 
 // Server is an MCP tools/list snapshot.
