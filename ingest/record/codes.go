@@ -487,7 +487,7 @@ var registry = []Rule{
 			Message: "tools/outline-gen.json: $.owner: tool \"outline-gen\" has unknown field \"owner\" (kept as data)"},
 	},
 	{Code: CodeToolDuplicateID, Severity: Error, Spec: "§2.2", Area: AreaTools,
-		Means: "Two Tool definitions share an id. Both are kept.",
+		Means: "Two Tool definitions share an id. In two files both are kept; in one file (a `{\"tools\": [...]}` list, one TypeScript module) the first is kept and the later one, reported at its own line, is not read: stored, the two would be one node with two titles and two invocations.",
 		Why:   "Tool ids are references (entry points, remedies, triggers); a duplicate makes every such reference ambiguous.",
 		Example: Example{Corpus: ExampleCorpus, File: "tools/linkcheck.yaml", Line: 1,
 			Message: "tool id \"linkcheck\" is defined in tools/legacy/linkcheck.json and tools/linkcheck.yaml"},
