@@ -117,16 +117,19 @@ func (s *Snapshot) coverage(out *findings) {
 		for _, e := range in.Exempt {
 			sk := s.resolveSkillID(in, e.Skill)
 			src := s.sourceByPath(in, in.File)
-			switch {
+			switch amb := s.ambiguousID(in, e.Skill); {
+			case amb != nil:
+				out.add(s.finding(record.CodeSkillRefAmbiguous, src, e.Line, "",
+					"coverage.exempt names %s", ambiguousRef(e.Skill, amb)))
 			case sk == nil:
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, "",
 					"coverage.exempt names %q, which is no skill", e.Skill))
 			case sk.Covered:
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
-					"coverage.exempt lists %s (%s), but it is covered by %s", sk.ID, e.State, toolIDs(sk.Tools)))
+					"coverage.exempt lists %s (%s), but it is covered by %s", sk.Label(), e.State, toolIDs(sk.Tools)))
 			case sk.Tier != "A":
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
-					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.ID, e.State, sk.Tier))
+					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.Label(), e.State, sk.Tier))
 			default:
 				if !sk.Exempt {
 					sk.Exempt = true

@@ -153,7 +153,7 @@ func containsSkillPtr(xs []*Skill, x *Skill) bool {
 func skillIDs(xs []*Skill) string {
 	var ids []string
 	for _, x := range xs {
-		ids = append(ids, x.ID)
+		ids = append(ids, x.Label())
 	}
 	if ids == nil {
 		return "(none)"
