@@ -296,14 +296,26 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractStat
 		if p.Repeated && got != "" {
 			got = "array" // a repeated port passes a list
 		}
-		if want == "" || got == "" || want == got || (want == "number" && got == "integer") {
+		if want == "" || got == "" || typeAgrees(want, got) {
 			continue
 		}
 		state = contractContradicted
 		out.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
-			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, want))
+			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, strings.ReplaceAll(want, "|", " or ")))
 	}
 	return state
+}
+
+// typeAgrees reports whether a port of JSON type got serves a contract
+// property of type want: one of the types want allows (several are joined
+// by "|": anyOf/oneOf, issue 23.6), an integer port serving a number.
+func typeAgrees(want, got string) bool {
+	for _, w := range strings.Split(want, "|") {
+		if w == got || (w == "number" && got == "integer") {
+			return true
+		}
+	}
+	return false
 }
 
 // nearMiss reports names equal after case and separator folding, or one a
