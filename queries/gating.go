@@ -56,11 +56,13 @@ func hasServerLeaf(m map[string]any) bool {
 
 // Program is a command that shell Tools run (SPEC §5.7).
 type Program struct {
-	Name      string
-	Dynamic   bool // the first argv word contains a parameter
-	Tools     []*Tool
-	Skills    []*Skill // skills that break if the program is missing
-	Installed bool     // some Tool installs it, or its Tools say install.none
+	Name    string
+	Dynamic bool // the first argv word contains a parameter
+	Tools   []*Tool
+	Skills  []*Skill // skills that break if the program is missing
+	// Installed: some Tool installs it, or it is a path of the repository;
+	// never for a dynamic program, whose name is not known.
+	Installed bool
 }
 
 // program is the first argv word of a shell Tool.
@@ -123,11 +125,14 @@ func (s *Snapshot) programs(out *findings) {
 			}
 		}
 		// A path is a script of the repository, not a program to install.
-		if p.Dynamic || strings.Contains(p.Name, "/") {
+		if !p.Dynamic && strings.Contains(p.Name, "/") {
 			p.Installed = true
 		}
 		s.Programs = append(s.Programs, p)
-		if p.Installed || s.Profile != "" {
+		// A dynamic program ($bin) is known only at run time: nothing
+		// says it is installed (issue 23.7), and nothing can say it is
+		// missing, so it is no finding either.
+		if p.Installed || p.Dynamic || s.Profile != "" {
 			continue
 		}
 		for _, t := range p.Tools {
