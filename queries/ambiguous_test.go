@@ -126,3 +126,35 @@ func TestAmbiguousNameInOwnPackage(t *testing.T) {
 		t.Errorf("a unique bare name resolves and is labelled by its id: %+v", sk)
 	}
 }
+
+// TestTopLevelSkillPackage: a harness skill directly in the skills
+// directory has no package (it was "skills", the directory's name), unless
+// a package-manifest.json there names one (issue 23.7).
+func TestTopLevelSkillPackage(t *testing.T) {
+	cases := []struct {
+		name     string
+		manifest string // of skills/ itself, "" for none
+		want     string
+	}{
+		{"no manifest", "", ""},
+		{"manifest", `{"name": "house"}`, "house"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{
+				"skills/foo.md":      skillMD("foo", ""),
+				"skills/core/bar.md": skillMD("bar", ""),
+			}
+			if c.manifest != "" {
+				files["skills/package-manifest.json"] = c.manifest
+			}
+			s := build(t, "memory", corpus(t, files))
+			if sk := s.Skill("foo"); sk == nil || sk.Package != c.want {
+				t.Errorf("skills/foo.md: %+v, want package %q", sk, c.want)
+			}
+			if sk := s.Skill("bar"); sk == nil || sk.Package != "core" {
+				t.Errorf("skills/core/bar.md: %+v, want package core", sk)
+			}
+		})
+	}
+}
