@@ -117,16 +117,19 @@ func (s *Snapshot) coverage(out *findings) {
 		for _, e := range in.Exempt {
 			sk := s.resolveSkillID(in, e.Skill)
 			src := s.sourceByPath(in, in.File)
-			switch {
+			switch amb := s.ambiguousID(in, e.Skill); {
+			case amb != nil:
+				out.add(s.finding(record.CodeSkillRefAmbiguous, src, e.Line, "",
+					"coverage.exempt names %s", ambiguousRef(e.Skill, amb)))
 			case sk == nil:
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, "",
 					"coverage.exempt names %q, which is no skill", e.Skill))
 			case sk.Covered:
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
-					"coverage.exempt lists %s (%s), but it is covered by %s", sk.ID, e.State, toolIDs(sk.Tools)))
+					"coverage.exempt lists %s (%s), but it is covered by %s", sk.Label(), e.State, toolIDs(sk.Tools)))
 			case sk.Tier != "A":
 				out.add(s.finding(record.CodeExemptionStale, src, e.Line, sk.IRI,
-					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.ID, e.State, sk.Tier))
+					"coverage.exempt lists %s (%s), but it is in tier %s, not A", sk.Label(), e.State, sk.Tier))
 			default:
 				if !sk.Exempt {
 					sk.Exempt = true
@@ -293,14 +296,26 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractStat
 		if p.Repeated && got != "" {
 			got = "array" // a repeated port passes a list
 		}
-		if want == "" || got == "" || want == got || (want == "number" && got == "integer") {
+		if want == "" || got == "" || typeAgrees(want, got) {
 			continue
 		}
 		state = contractContradicted
 		out.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
-			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, want))
+			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, strings.ReplaceAll(want, "|", " or ")))
 	}
 	return state
+}
+
+// typeAgrees reports whether a port of JSON type got serves a contract
+// property of type want: one of the types want allows (several are joined
+// by "|": anyOf/oneOf, issue 23.6), an integer port serving a number.
+func typeAgrees(want, got string) bool {
+	for _, w := range strings.Split(want, "|") {
+		if w == got || (w == "number" && got == "integer") {
+			return true
+		}
+	}
+	return false
 }
 
 // nearMiss reports names equal after case and separator folding, or one a

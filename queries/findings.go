@@ -208,6 +208,7 @@ func (s *Snapshot) ambiguousName(sks []*Skill) {
 	sort.SliceStable(sks, func(i, j int) bool { return sks[i].IRI < sks[j].IRI })
 	var files []string
 	for _, sk := range sks {
+		sk.shared = true
 		files = append(files, fileOf(sk.Source))
 	}
 	for _, sk := range sks[1:] {

@@ -19,8 +19,13 @@ func (s *Snapshot) gating(out *findings) {
 		if !ts.Required {
 			continue
 		}
-		for _, t := range ts.Guides {
-			t.GatedBy = append(t.GatedBy, ts)
+		// The tool-skill document: "an all_of skill only gates when its
+		// full trigger matches the session's surface"; once it does, the
+		// Tools of each leaf are gated.
+		if ts.Matches {
+			for _, t := range ts.Guides {
+				t.GatedBy = append(t.GatedBy, ts)
+			}
 		}
 		if s.Profile == "" && hasServerLeaf(ts.Trigger) && ts.BodyBytes > gateBodyLimit {
 			out.add(s.finding(record.CodeGateTooWide, ts.Source, ts.Line, ts.IRI,
@@ -51,11 +56,13 @@ func hasServerLeaf(m map[string]any) bool {
 
 // Program is a command that shell Tools run (SPEC §5.7).
 type Program struct {
-	Name      string
-	Dynamic   bool // the first argv word contains a parameter
-	Tools     []*Tool
-	Skills    []*Skill // skills that break if the program is missing
-	Installed bool     // some Tool installs it, or its Tools say install.none
+	Name    string
+	Dynamic bool // the first argv word contains a parameter
+	Tools   []*Tool
+	Skills  []*Skill // skills that break if the program is missing
+	// Installed: some Tool installs it, or it is a path of the repository;
+	// never for a dynamic program, whose name is not known.
+	Installed bool
 }
 
 // program is the first argv word of a shell Tool.
@@ -118,11 +125,14 @@ func (s *Snapshot) programs(out *findings) {
 			}
 		}
 		// A path is a script of the repository, not a program to install.
-		if p.Dynamic || strings.Contains(p.Name, "/") {
+		if !p.Dynamic && strings.Contains(p.Name, "/") {
 			p.Installed = true
 		}
 		s.Programs = append(s.Programs, p)
-		if p.Installed || s.Profile != "" {
+		// A dynamic program ($bin) is known only at run time: nothing
+		// says it is installed (issue 23.7), and nothing can say it is
+		// missing, so it is no finding either.
+		if p.Installed || p.Dynamic || s.Profile != "" {
 			continue
 		}
 		for _, t := range p.Tools {
@@ -148,7 +158,7 @@ func containsSkillPtr(xs []*Skill, x *Skill) bool {
 func skillIDs(xs []*Skill) string {
 	var ids []string
 	for _, x := range xs {
-		ids = append(ids, x.ID)
+		ids = append(ids, x.Label())
 	}
 	if ids == nil {
 		return "(none)"

@@ -363,6 +363,11 @@ func (s *Snapshot) linkHosts(out *findings) {
 			if sk == nil && a.Plugin != nil && !strings.Contains(ref, "/") {
 				sk = s.resolveSkillID(a.Instance, a.Plugin.Name+"/"+ref)
 			}
+			if amb := s.ambiguousID(a.Instance, ref); sk == nil && amb != nil {
+				out.add(s.finding(record.CodeSkillRefAmbiguous, a.Source, max(a.Refs.Line("skills", ref), a.Line), a.IRI,
+					"agent %s preloads skill %s", a.Name, ambiguousRef(ref, amb)))
+				continue
+			}
 			if sk == nil {
 				at := a.Refs.Line("skills", ref)
 				out.add(s.finding(record.CodeSkillRefUnknown, a.Source, max(at, a.Line), a.IRI,

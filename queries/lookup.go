@@ -64,10 +64,14 @@ type lookups struct {
 	skillByIRI, skillByID map[string]int32 // the first of a key in id order
 	skillByPkg            map[[3]string]int32
 	skillByName           map[[2]string]int32
-	toolByIRI, toolByID   map[string]int32
-	procByIRI, procByID   map[string]int32
-	procByStem            map[[2]string]int32
-	beanByIRI, beanByID   map[string]int32
+	// skillAmbig: the skills (in IRI order) of each bare name that two or
+	// more packages of one instance define; a bare reference to one of
+	// these resolves only within the referrer's own package (issue 23.1).
+	skillAmbig          map[[2]string][]int32
+	toolByIRI, toolByID map[string]int32
+	procByIRI, procByID map[string]int32
+	procByStem          map[[2]string]int32
+	beanByIRI, beanByID map[string]int32
 
 	skillOrder, toolOrder, procOrder, beanOrder, sourceOrder []int32
 
@@ -144,6 +148,17 @@ func (lk *lookups) index(s *Snapshot) {
 			lk.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = at
 		}
 	}
+	lk.skillAmbig = nil
+	for i := 0; i < len(s.Skills); {
+		j := i + 1
+		for j < len(s.Skills) && s.Skills[j].ID == s.Skills[i].ID {
+			j++
+		}
+		if j-i > 1 {
+			lk.indexAmbiguous(s, i, j)
+		}
+		i = j
+	}
 	lk.indexTools(s.Tools)
 	lk.procByIRI, lk.procByID = make(map[string]int32, c.proc), make(map[string]int32, c.proc)
 	lk.procByStem = make(map[[2]string]int32, c.proc)
@@ -160,6 +175,36 @@ func (lk *lookups) index(s *Snapshot) {
 		b, at := s.Beans[i], lk.beanOrder[i]
 		lk.beanByIRI[b.IRI] = at
 		lk.beanByID[b.ID] = at
+	}
+}
+
+// indexAmbiguous records the bare names of the skills s.Skills[i:j] (one
+// id) that name two skills (two IRIs) in one instance.
+func (lk *lookups) indexAmbiguous(s *Snapshot, i, j int) {
+	byKey := map[[2]string][]int32{}
+	var keys [][2]string
+	for k := i; k < j; k++ {
+		sk := s.Skills[k]
+		if sk.Instance == nil {
+			continue
+		}
+		key := [2]string{sk.Instance.IRI, sk.ID}
+		at := lk.skillOrder[k]
+		if !slices.ContainsFunc(byKey[key], func(o int32) bool { return s.skillSlab[o].IRI == sk.IRI }) {
+			if byKey[key] == nil {
+				keys = append(keys, key)
+			}
+			byKey[key] = append(byKey[key], at)
+		}
+	}
+	for _, key := range keys {
+		if at := byKey[key]; len(at) > 1 {
+			slices.SortStableFunc(at, func(a, b int32) int { return strings.Compare(s.skillSlab[a].IRI, s.skillSlab[b].IRI) })
+			if lk.skillAmbig == nil {
+				lk.skillAmbig = map[[2]string][]int32{}
+			}
+			lk.skillAmbig[key] = at
+		}
 	}
 }
 

@@ -69,6 +69,19 @@ type Skill struct {
 
 	rid  int32 // its node in the dispatch graph, set by reachability
 	slab int32 // its place in the snapshot's slab of skills
+	// shared: another package of its instance defines the same id, so
+	// text names it package/id (Label).
+	shared bool
+}
+
+// Label names the skill in text: package/id when another package of its
+// instance defines the same id (issue 23.1: "covered: foo, foo" said
+// nothing), else the id.
+func (s *Skill) Label() string {
+	if s.shared && s.Package != "" {
+		return s.Package + "/" + s.ID
+	}
+	return s.ID
 }
 
 // Triage is a maintainer's recorded read of a skill.
@@ -291,7 +304,10 @@ type ToolSkill struct {
 	Trigger   map[string]any `sg:"trigger"`
 	BodyBytes int            `sg:"bodyBytes"`
 	Line      int            `sg:"line"`
-	Guides    []*Tool
+	Guides    []*Tool        // the Tools its trigger's leaves name
+	// Matches: the whole trigger fires on this graph (an all_of needs every
+	// leaf). Only a matching required tool skill gates its Guides.
+	Matches bool
 }
 
 // Server is an MCP tools/list snapshot.

@@ -33,8 +33,11 @@ func (s *Snapshot) resolve(out *findings) {
 func (s *Snapshot) resolveTools(out *findings) {
 	for _, t := range s.Tools {
 		for _, iri := range t.SatisfiesIRI {
-			if sk := s.resolveSkill(t.Instance, iri); sk != nil {
+			if sk, amb := s.resolveSkillRef(t.Instance, iri, s.packageOf(t.Source)); sk != nil {
 				t.Satisfies = append(t.Satisfies, sk)
+			} else if amb != nil {
+				out.add(s.finding(record.CodeSkillRefAmbiguous, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
+					"tool %s satisfies %s", t.ID, ambiguousRef(localKey(iri), amb)))
 			} else {
 				out.add(s.finding(record.CodeSatisfiesUnknownSkill, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
 					"tool %s satisfies %q, which is no skill", t.ID, localKey(iri)))
@@ -72,8 +75,10 @@ func (s *Snapshot) resolveSteps(out *findings) {
 					a.named[i] = sk
 					a.Skills = append(a.Skills, sk)
 					sk.Steps = append(sk.Steps, a)
+				} else if iri := a.SkillIRI[i]; s.ambiguous(p.Instance, iri) != nil {
+					out.add(s.finding(record.CodeSkillRefAmbiguous, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
+						"step %s of %s names skill %s", a.ID, p.ID, ambiguousRef(localKey(iri), s.ambiguous(p.Instance, iri))))
 				} else {
-					iri := a.SkillIRI[i]
 					out.add(s.finding(record.CodeSkillRefUnknown, p.Source, refLine(a.Refs, "skill", localKey(iri), a.Line), a.IRI,
 						"step %s of %s names skill %q, which is no skill", a.ID, p.ID, localKey(iri)))
 				}
@@ -237,6 +242,9 @@ func (s *Snapshot) checkEntrypoints(out *findings) {
 		}
 		for _, tr := range ep.Triggers {
 			switch {
+			case tr.Skill != "" && s.ambiguousID(in, tr.Skill) != nil:
+				out.add(s.finding(record.CodeSkillRefAmbiguous, decl, refLine(in.Refs, "entrypoints.triggers.skill", tr.Skill, 1), in.IRI,
+					"trigger %q names skill %s", tr.ID, ambiguousRef(tr.Skill, s.ambiguousID(in, tr.Skill))))
 			case tr.Skill != "" && s.resolveSkillID(in, tr.Skill) == nil:
 				report("entrypoints.triggers.skill", tr.Skill, "trigger %q names skill %q, which is no skill", tr.ID, tr.Skill)
 			case tr.Tool != "" && s.resolveToolID(in, tr.Tool) == nil:

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/jsonld"
@@ -21,28 +22,101 @@ func (s *Snapshot) scope(in *Instance) []*Instance {
 	return out
 }
 
-// resolveSkill resolves a skill IRI minted in the referrer's own instance.
+// resolveSkill resolves a skill IRI minted in the referrer's own instance;
+// an ambiguous bare name resolves to nothing (resolveSkillRef says why).
 func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
-	if sk := at(s.skillSlab, s.lk.skillByIRI, iri); sk != nil {
-		return sk
-	}
+	sk, _ := s.resolveSkillRef(in, iri, "")
+	return sk
+}
+
+// resolveSkillRef resolves a skill IRI minted in the referrer's own
+// instance, from a referrer in package pkg ("" for none). A bare name that
+// two packages of the first instance of the scope holding it define is
+// ambiguous (docs/decisions.md, issue 23.1): it resolves to the skill of
+// the referrer's own package when there is one, else to nothing, and amb
+// lists the skills it could mean (in IRI order) so the caller reports it
+// at the reference's line. Which skill a reference lands on never depends
+// on how IRIs sort.
+func (s *Snapshot) resolveSkillRef(in *Instance, iri, pkg string) (sk *Skill, amb []*Skill) {
 	id := localKey(iri)
+	bare := !strings.Contains(id, "/")
+	if sk := at(s.skillSlab, s.lk.skillByIRI, iri); sk != nil {
+		if !bare || sk.Instance == nil || s.lk.skillAmbig[[2]string{sk.Instance.IRI, id}] == nil {
+			return sk, nil
+		}
+	}
 	for _, o := range s.scope(in) {
+		if bare {
+			if places := s.lk.skillAmbig[[2]string{o.IRI, id}]; places != nil {
+				if pkg != "" {
+					if sk := at(s.skillSlab, s.lk.skillByPkg, [3]string{o.IRI, pkg, id}); sk != nil {
+						return sk, nil
+					}
+				}
+				for _, k := range places {
+					amb = append(amb, &s.skillSlab[k])
+				}
+				return nil, amb
+			}
+		}
 		if c, ok := mintOther(iri, o.IRI, "skill", id); ok {
 			if sk := at(s.skillSlab, s.lk.skillByIRI, c); sk != nil {
-				return sk
+				return sk, nil
 			}
 		}
 		if i := strings.LastIndexByte(id, '/'); i >= 0 {
 			if sk := at(s.skillSlab, s.lk.skillByPkg, [3]string{o.IRI, id[:i], id[i+1:]}); sk != nil {
-				return sk
+				return sk, nil
 			}
 		} else if sk := at(s.skillSlab, s.lk.skillByName, [2]string{o.IRI, id}); sk != nil {
 			// A bare name: skill IRIs carry the package.
-			return sk
+			return sk, nil
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// ambiguous is the skills a skill IRI could mean when it is an ambiguous
+// bare name with no package to settle it, else nil.
+func (s *Snapshot) ambiguous(in *Instance, iri string) []*Skill {
+	_, amb := s.resolveSkillRef(in, iri, "")
+	return amb
+}
+
+// ambiguousID is ambiguous for an id named by an instance.
+func (s *Snapshot) ambiguousID(in *Instance, id string) []*Skill {
+	if in == nil {
+		return nil
+	}
+	return s.ambiguous(in, jsonld.Mint(in.IRI, "skill", id))
+}
+
+// ambiguousRef is the message tail of a bare skill reference that names
+// two or more skills: the package/name of each, to write instead.
+func ambiguousRef(ref string, amb []*Skill) string {
+	var names []string
+	for _, sk := range amb {
+		names = append(names, sk.Label())
+	}
+	return fmt.Sprintf("%q, which is ambiguous: it names %s; write package/name", ref, strings.Join(names, " and "))
+}
+
+// packageOf is the package of the skills a source file defines ("" for
+// none): a reference written in a skill's file (a hard skill's Tool) is
+// in that skill's package.
+func (s *Snapshot) packageOf(src *Source) string {
+	if src == nil || s.lk.skillAmbig == nil {
+		return "" // only an ambiguous name asks
+	}
+	s.srcPkgOnce.Do(func() {
+		s.srcPkg = map[*Source]string{}
+		for _, sk := range s.Skills {
+			if sk.Package != "" && sk.Source != nil {
+				s.srcPkg[sk.Source] = sk.Package
+			}
+		}
+	})
+	return s.srcPkg[src]
 }
 
 // resolveTool resolves a Tool IRI minted in the referrer's own instance.

@@ -53,7 +53,11 @@ func has(xs []string, x string) bool {
 }
 
 func TestContractCheck(t *testing.T) {
-	contract := `{"type": "object", "required": ["targetPath"], "properties": {"targetPath": {"type": "string"}, "limit": {"type": "number"}}}`
+	// mode and size are typed through anyOf and allOf (issue 23.6): they
+	// are checked like an inline type, not agreement with any port.
+	contract := `{"type": "object", "required": ["targetPath"], "properties": {"targetPath": {"type": "string"}, "limit": {"type": "number"},
+	  "mode": {"anyOf": [{"type": "string"}, {"type": "boolean"}]}, "size": {"allOf": [{"$ref": "#/$defs/N"}, {"minimum": 1}]}},
+	  "$defs": {"N": {"type": "integer"}}}`
 	cases := []struct {
 		name         string
 		inputs       string
@@ -69,6 +73,14 @@ func TestContractCheck(t *testing.T) {
 			[]string{"contract-required-missing", "contract-name-near-miss"}, nil},
 		{"type mismatch", `{"name": "targetPath", "type": "RepoPath", "required": true, "arg": {"flag": "--p"}},
 		  {"name": "limit", "type": "Slug", "required": false, "arg": {"flag": "--l"}}`, false, []string{"contract-type-mismatch"}, nil},
+		{"anyOf agrees", `{"name": "targetPath", "type": "RepoPath", "required": true, "arg": {"flag": "--p"}},
+		  {"name": "mode", "type": "Slug", "required": false, "arg": {"flag": "--m"}}`, true, nil, []string{"contract-type-mismatch"}},
+		{"anyOf mismatch", `{"name": "targetPath", "type": "RepoPath", "required": true, "arg": {"flag": "--p"}},
+		  {"name": "mode", "type": "Count", "required": false, "arg": {"flag": "--m"}}`, false, []string{"contract-type-mismatch"}, nil},
+		{"allOf mismatch", `{"name": "targetPath", "type": "RepoPath", "required": true, "arg": {"flag": "--p"}},
+		  {"name": "size", "type": "Slug", "required": false, "arg": {"flag": "--s"}}`, false, []string{"contract-type-mismatch"}, nil},
+		{"allOf agrees", `{"name": "targetPath", "type": "RepoPath", "required": true, "arg": {"flag": "--p"}},
+		  {"name": "size", "type": "Count", "required": false, "arg": {"flag": "--s"}}`, true, nil, []string{"contract-type-mismatch"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

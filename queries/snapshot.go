@@ -52,6 +52,8 @@ type Snapshot struct {
 
 	instByName map[string]*Instance
 	instByDoc  map[string]*Instance
+	srcPkg     map[*Source]string // packageOf, made on first use
+	srcPkgOnce sync.Once
 	lk         *lookups // indexes into the slabs, shared by snapshots of one shape
 	shape      []*node  // nodes but the stored findings: what lk's node places index
 	ownLookups bool     // lk was made for this snapshot: its analyses fill lk's caches

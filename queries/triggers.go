@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -69,6 +70,7 @@ func (s *Snapshot) checkTriggers(out *findings) {
 			}
 		}
 		walk(ts.Trigger)
+		ts.Matches = triggerMatches(ts.Trigger, func(name string) bool { return len(byName[name]) > 0 }, func(name string) bool { return servers[name] })
 		for _, t := range ts.Guides {
 			t.GuidedBy = append(t.GuidedBy, ts)
 		}
@@ -82,4 +84,29 @@ func (s *Snapshot) checkTriggers(out *findings) {
 				"tool skill %s: no trigger leaf matches anything (%s)", ts.Key, strings.Join(dead, ", ")))
 		}
 	}
+}
+
+// triggerMatches evaluates a trigger against the graph's surface (the
+// tool-skill document: tool fires when the Tool exists, mcp_server when
+// the server does, any_of when one sub-trigger fires, all_of when every
+// one does). An empty all_of, or a node that is none of these, fires
+// never: a misauthored trigger gates nothing rather than everything.
+func triggerMatches(m map[string]any, tool, server func(string) bool) bool {
+	if name, ok := m["tool"].(string); ok {
+		return tool(name)
+	}
+	if name, ok := m["mcp_server"].(string); ok {
+		return server(name)
+	}
+	sub := func(x any) bool {
+		c, ok := x.(map[string]any)
+		return ok && triggerMatches(c, tool, server)
+	}
+	if xs, ok := m["any_of"].([]any); ok {
+		return slices.ContainsFunc(xs, sub)
+	}
+	if xs, ok := m["all_of"].([]any); ok {
+		return len(xs) > 0 && !slices.ContainsFunc(xs, func(x any) bool { return !sub(x) })
+	}
+	return false
 }

@@ -136,7 +136,8 @@ func TestPrograms(t *testing.T) {
 	if p := progs["shipit"]; p == nil || !p.Installed || p.Dynamic || skillIDs(p.Skills) != "ship" {
 		t.Errorf("shipit: %+v", p)
 	}
-	if p := progs["$runner"]; p == nil || !p.Dynamic {
+	// A dynamic program is not known to be installed (issue 23.7).
+	if p := progs["$runner"]; p == nil || !p.Dynamic || p.Installed {
 		t.Errorf("$runner: %+v", p)
 	}
 	for _, f := range s.Findings {
@@ -156,6 +157,14 @@ func TestGating(t *testing.T) {
 			"title: All\nsummary: s\nphases: [plan]\n---\n\nbody\n",
 		"skills/tool-skills/optional.md": "---\nkey: optional\ntrigger:\n  tool: get_item\nrequired: false\ntitle: O\nsummary: s\nphases: [plan]\n---\n\nbody\n",
 		"skills/tool-skills/wide.md":     "---\nkey: wide\ntrigger:\n  mcp_server: store\nrequired: true\ntitle: W\nsummary: s\nphases: [plan]\n---\n\n" + big + "\n",
+		// Issue 23.5: an all_of whose other server is absent never matches,
+		// so it gates nothing (the tool-skill document: "an all_of skill
+		// only gates when its full trigger matches").
+		"skills/tool-skills/both.md": "---\nkey: both\ntrigger:\n  all_of:\n    - mcp_server: store\n    - mcp_server: slack\nrequired: true\n" +
+			"title: Both\nsummary: s\nphases: [plan]\n---\n\nbody\n",
+		// An any_of matches when one leaf does: it gates the live leaf's Tools.
+		"skills/tool-skills/either.md": "---\nkey: either\ntrigger:\n  any_of:\n    - tool: get_item\n    - mcp_server: slack\nrequired: true\n" +
+			"title: Either\nsummary: s\nphases: [plan]\n---\n\nbody\n",
 	})
 	s := build(t, "memory", root)
 	for _, id := range []string{"store.get-item", "store.put-item"} {
@@ -163,9 +172,25 @@ func TestGating(t *testing.T) {
 		for _, g := range s.Tool(id).GatedBy {
 			keys = append(keys, g.Key)
 		}
-		if strings.Join(keys, ",") != "all,any,wide" {
-			t.Errorf("%s gated by %v (optional skills do not gate)", id, keys)
+		want := "all,any,wide"
+		if id == "store.get-item" {
+			want = "all,any,either,wide"
 		}
+		if strings.Join(keys, ",") != want {
+			t.Errorf("%s gated by %v, want %s (optional skills and an all_of that does not match do not gate)", id, keys, want)
+		}
+	}
+	var both *ToolSkill
+	for _, ts := range s.ToolSkills {
+		if ts.Key == "both" {
+			both = ts
+		}
+	}
+	if both == nil {
+		t.Fatal("tool skill both not read")
+	}
+	if got := toolIDs(both.Guides); got != "store.get-item, store.put-item" {
+		t.Errorf("both names %s: its leaves' Tools are still what it is about", got)
 	}
 	if !has(codes(s), "gate-too-wide") {
 		t.Error("gate-too-wide missing for a 2 KiB+ server-wide required skill")

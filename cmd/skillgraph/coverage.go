@@ -92,7 +92,7 @@ func ids[T interface{ *queries.Skill | *queries.Tool }](xs []T) []string {
 	for _, x := range xs {
 		switch v := any(x).(type) {
 		case *queries.Skill:
-			out = append(out, v.ID)
+			out = append(out, v.Label()) // package/id when the id is not unique
 		case *queries.Tool:
 			out = append(out, v.ID)
 		}
@@ -161,7 +161,7 @@ func writeCoverageText(w io.Writer, s *queries.Snapshot) {
 				if ev == "" {
 					ev = "no evidence"
 				}
-				fmt.Fprintf(w, "  %-28s %s%s\n      %s\n", sk.ID, srcPath(sk), flags, ev)
+				fmt.Fprintf(w, "  %-28s %s%s\n      %s\n", sk.Label(), srcPath(sk), flags, ev)
 			}
 			fmt.Fprintln(w)
 		}
@@ -169,7 +169,7 @@ func writeCoverageText(w io.Writer, s *queries.Snapshot) {
 	if len(c.Contradicted) > 0 {
 		fmt.Fprintln(w, "contradicted (a Tool claims it, its contract says no):")
 		for _, sk := range c.Contradicted {
-			fmt.Fprintf(w, "  %-28s by %s\n", sk.ID, strings.Join(ids(sk.Contradicted), ", "))
+			fmt.Fprintf(w, "  %-28s by %s\n", sk.Label(), strings.Join(ids(sk.Contradicted), ", "))
 		}
 		fmt.Fprintln(w)
 	}

@@ -3,8 +3,11 @@
 package contract
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,7 +79,8 @@ func parseError(path string, line int, msg string) record.Finding {
 		Message: fmt.Sprintf("%s: %s", path, msg)}
 }
 
-// maxRefHops bounds a chain of $refs (a cycle ends there too).
+// maxRefHops bounds a chain of $refs and the nesting of allOf, anyOf and
+// oneOf (a cycle ends there too).
 const maxRefHops = 32
 
 // propertyType is the JSON type of a property schema, following local
@@ -84,22 +88,107 @@ const maxRefHops = 32
 // document) so that a property typed through a definition is checked
 // like one typed inline (SPEC §5.2). A $ref to another document is not
 // fetched: external is its node, and the type is "" (not stated).
+//
+// A property typed through allOf, anyOf or oneOf (issue 23.6) has the
+// types its branches allow: allOf the types every branch allows (a branch
+// stating none constrains nothing; number and integer give integer),
+// anyOf and oneOf those any branch allows, and "" when one branch states
+// no type or lies in another document (that one is external: not
+// checked). Several types are written sorted and joined by "|"; "null" is
+// dropped beside another type, since a port never passes null.
 func propertyType(root, n *yaml.Node) (typ string, external *yaml.Node) {
-	for hop := 0; hop < maxRefHops && n != nil; hop++ {
-		if t := ynode.SchemaType(ynode.Get(n, "type")); t != "" {
-			return t, nil
+	budget := maxSchemaNodes
+	set, external := typesOf(root, n, 0, &budget)
+	if len(set) == 0 {
+		return "", external
+	}
+	if len(set) > 1 {
+		delete(set, "null")
+	}
+	return strings.Join(slices.Sorted(maps.Keys(set)), "|"), external
+}
+
+// maxSchemaNodes bounds the schemas read for one property: branches that
+// $ref their own definition would otherwise be read exponentially often.
+const maxSchemaNodes = 4096
+
+// typesOf is the set of JSON types a schema allows, nil for any (also when
+// the depth or the budget runs out: not stated is never a mismatch).
+func typesOf(root, n *yaml.Node, depth int, budget *int) (set map[string]bool, external *yaml.Node) {
+	if n == nil || depth > maxRefHops || *budget <= 0 {
+		return nil, nil
+	}
+	*budget--
+	if t := ynode.Get(n, "type"); t != nil {
+		set = map[string]bool{}
+		if ynode.IsSeq(t) {
+			for _, x := range ynode.Strings(t) {
+				if x != "null" { // as ynode.SchemaType reads a list
+					set[x] = true
+				}
+			}
+		} else if x := ynode.Str(t); x != "" {
+			set[x] = true
 		}
-		ref := ynode.Get(n, "$ref")
-		if ref == nil {
-			return "", nil
+		if len(set) == 0 {
+			set = nil
 		}
+	} else if ref := ynode.Get(n, "$ref"); ref != nil {
 		target, local := pointer(root, ynode.Str(ref))
 		if !local {
-			return "", ref
+			return nil, ref
 		}
-		n = target
+		set, external = typesOf(root, target, depth+1, budget)
 	}
-	return "", nil
+	for _, b := range ynode.Items(ynode.Get(n, "allOf")) {
+		bs, ext := typesOf(root, b, depth+1, budget)
+		external = cmp.Or(external, ext)
+		set = intersect(set, bs)
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		branches := ynode.Items(ynode.Get(n, k))
+		if len(branches) == 0 {
+			continue
+		}
+		union, open := map[string]bool{}, false
+		for _, b := range branches {
+			bs, ext := typesOf(root, b, depth+1, budget)
+			external = cmp.Or(external, ext)
+			if bs == nil {
+				open = true
+			}
+			for x := range bs {
+				union[x] = true
+			}
+		}
+		if !open {
+			set = intersect(set, union)
+		}
+	}
+	return set, external
+}
+
+// intersect is the types both sets allow (nil: any); an integer is a
+// number.
+func intersect(a, b map[string]bool) map[string]bool {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := map[string]bool{}
+	for x := range a {
+		if b[x] || (x == "integer" && b["number"]) {
+			out[x] = true
+		}
+	}
+	for x := range b {
+		if x == "integer" && a["number"] {
+			out[x] = true
+		}
+	}
+	return out
 }
 
 // pointer resolves a same-document reference "#/a/b" (RFC 6901 escapes,

@@ -145,3 +145,35 @@ func TestTooManyProperties(t *testing.T) {
 		t.Fatalf("over the limit: %d contracts, findings %+v", len(out.Contracts), out.Findings)
 	}
 }
+
+// TestComposition: a property typed through allOf, anyOf or oneOf has the
+// JSON types its branches allow (issue 23.6), written a|b in order; a
+// branch that states no type leaves the union unconstrained, and a branch
+// in another document is contract-external (not checked), as a $ref is.
+func TestComposition(t *testing.T) {
+	data := `{
+  "type": "object",
+  "properties": {
+    "all": {"allOf": [{"$ref": "#/$defs/S"}, {"minLength": 1}]},
+    "allnum": {"allOf": [{"type": "number"}, {"type": "integer"}]},
+    "any": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+    "one": {"oneOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]},
+    "nested": {"anyOf": [{"allOf": [{"type": "boolean"}]}, {"oneOf": [{"type": "array"}]}]},
+    "open": {"anyOf": [{"type": "string"}, {"minimum": 0}]},
+    "typed": {"type": "string", "anyOf": [{"type": "string"}, {"type": "number"}]},
+    "list": {"type": ["integer", "string", "null"]},
+    "remote": {"oneOf": [{"type": "string"},
+      {"$ref": "https://example.org/t.json#/$defs/N"}]}
+  },
+  "$defs": {"S": {"type": "string"}}
+}`
+	f := Parse("schemas/c.json", []byte(data))
+	want := map[string]string{"all": "string", "allnum": "integer", "any": "integer|string", "one": "string",
+		"nested": "array|boolean", "open": "", "typed": "string", "list": "integer|string", "remote": ""}
+	if len(f.Contracts) != 1 || !reflect.DeepEqual(f.Contracts[0].Properties, want) {
+		t.Fatalf("properties %+v, want %+v", f.Contracts[0].Properties, want)
+	}
+	if len(f.Findings) != 1 || f.Findings[0].Code != record.CodeContractExternal || f.Findings[0].Line != 13 {
+		t.Errorf("findings %+v, want one contract-external on line 13", f.Findings)
+	}
+}

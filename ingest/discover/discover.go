@@ -439,7 +439,16 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 			if s, ok := classify(p, k); ok {
 				s.Abs = filepath.Join(c.Root, filepath.FromSlash(p))
 				if s.Kind == KindSkill {
-					s.Package = c.packageOf(path.Dir(p), manifests)
+					if pd := path.Dir(p); pd == dir && dir != "." {
+						// The skills directory's own name is no package
+						// (issue 23.7: skills/foo.md was in "skills"); a
+						// package-manifest.json there may name one.
+						if s.Package = c.packageOf(pd, manifests); s.Package == path.Base(pd) && !c.hasManifest(pd) {
+							s.Package = ""
+						}
+					} else {
+						s.Package = c.packageOf(pd, manifests)
+					}
 				}
 				c.add(s, seen)
 				return nil
@@ -550,6 +559,12 @@ func Sniff(data []byte) string {
 		return KindContract
 	}
 	return ""
+}
+
+// hasManifest reports whether dir holds a package-manifest.json.
+func (c *Corpus) hasManifest(dir string) bool {
+	_, err := c.fs.Stat(path.Join(dir, "package-manifest.json"))
+	return err == nil
 }
 
 // packageOf is the `name` of a package-manifest.json in dir, else dir's name.

@@ -34,6 +34,7 @@ const (
 	CodeInstanceNameDuplicate        = "instance-name-duplicate"
 	CodeSkillIDInvalid               = "skill-id-invalid"
 	CodeSkillNameAmbiguous           = "skill-name-ambiguous"
+	CodeSkillRefAmbiguous            = "skill-ref-ambiguous"
 	CodeAgentSkillNameInvalid        = "agent-skill-name-invalid"
 	CodeAgentSkillNameMismatch       = "agent-skill-name-mismatch"
 	CodeAgentSkillDescriptionInvalid = "agent-skill-description-invalid"
@@ -351,9 +352,15 @@ var registry = []Rule{
 	},
 	{Code: CodeSkillNameAmbiguous, Severity: Warning, Spec: "§2.1", Area: AreaSkills,
 		Means: "Two packages define a skill with the same bare name. Both are kept; `package/name` disambiguates.",
-		Why:   "A bare reference (a BPMN step, a Tool's `satisfies`) may land on the wrong skill.",
+		Why:   "A bare reference to the name (a BPMN step, a Tool's `satisfies`) cannot say which skill it means: each one is `skill-ref-ambiguous`.",
 		Example: Example{Corpus: ExampleCorpus, File: "skills/site/glossary.md", Line: 1,
 			Message: "skill name \"glossary\" is defined in skills/editorial/glossary.md and skills/site/glossary.md; use package/name to disambiguate"},
+	},
+	{Code: CodeSkillRefAmbiguous, Severity: Error, Spec: "§2.1", Area: AreaSkills,
+		Means: "A reference names a skill by a bare name that two packages of its instance define (a Tool's `satisfies`, a step's skill, a subagent's `skills`, an entry-point trigger, `coverage.exempt`). It resolves to the skill of the referrer's own package when there is one (a subagent's plugin, a hard skill's package); otherwise to no skill, and this finding is at the reference's line.",
+		Why:   "Picking one of the two by how their IRIs sort would credit a skill silently, and renaming a package would flip which; `package/name` says which is meant.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/site-tools.yaml", Line: 14,
+			Message: "tool glossary-sync satisfies \"glossary\", which is ambiguous: it names editorial/glossary and site/glossary; write package/name"},
 	},
 	{Code: CodeAgentSkillNameInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
 		Means: "An Agent Skill (`SKILL.md`) has no `name`, or a name that is not 1–64 characters of `^[a-z0-9]+(-[a-z0-9]+)*$`.",
@@ -487,7 +494,7 @@ var registry = []Rule{
 			Message: "tools/outline-gen.json: $.owner: tool \"outline-gen\" has unknown field \"owner\" (kept as data)"},
 	},
 	{Code: CodeToolDuplicateID, Severity: Error, Spec: "§2.2", Area: AreaTools,
-		Means: "Two Tool definitions share an id. Both are kept.",
+		Means: "Two Tool definitions share an id. In two files both are kept; in one file (a `{\"tools\": [...]}` list, one TypeScript module) the first is kept and the later one, reported at its own line, is not read: stored, the two would be one node with two titles and two invocations.",
 		Why:   "Tool ids are references (entry points, remedies, triggers); a duplicate makes every such reference ambiguous.",
 		Example: Example{Corpus: ExampleCorpus, File: "tools/linkcheck.yaml", Line: 1,
 			Message: "tool id \"linkcheck\" is defined in tools/legacy/linkcheck.json and tools/linkcheck.yaml"},

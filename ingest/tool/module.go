@@ -74,7 +74,7 @@ func ParseModule(p string, data []byte, voc *vocab.Vocabulary, load tsmodule.Loa
 		f.add(record.CodeToolModuleDynamic, 1, "",
 			"%s: the static reader stopped at its %s; values past it are not known", p, prog.Exhausted)
 	}
-	out.Tools = f.tools
+	out.Tools = f.firstOfEachID()
 	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })
 	out.Findings = append(out.Findings, f.findings...)
 	return out

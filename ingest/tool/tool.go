@@ -52,7 +52,7 @@ func Parse(p string, data []byte, voc *vocab.Vocabulary) (out record.File) {
 		f.findings = append(f.findings, record.New(record.CodeParseError, p, pr.Line, "", p+": "+pr.Msg))
 	}
 	f.file(root)
-	out.Tools = f.tools
+	out.Tools = f.firstOfEachID()
 	sort.SliceStable(f.findings, func(i, j int) bool { return f.findings[i].Line < f.findings[j].Line })
 	out.Findings = append(out.Findings, f.findings...)
 	return out
@@ -115,6 +115,31 @@ func (f *fileParser) file(root *yaml.Node) {
 		}
 		f.tool(n, base)
 	}
+}
+
+// firstOfEachID is the file's Tools with the first of each id kept: two
+// Tools of one id in one file mint one IRI in one graph, so stored they
+// would be one node with two titles and two invocations (issue 23.2). The
+// later one is tool-duplicate-id at its own line and is not stored; its
+// other findings stay (they are about lines of the file). Across files
+// both are kept, each in its own graph, and the snapshot reports them.
+func (f *fileParser) firstOfEachID() []record.Tool {
+	first := map[string]int{}
+	kept := f.tools[:0:0]
+	for _, t := range f.tools {
+		if t.ID == "" {
+			kept = append(kept, t)
+			continue
+		}
+		if l, ok := first[t.ID]; ok {
+			f.add(record.CodeToolDuplicateID, t.Line, t.ID,
+				"tool id %q is defined twice in %s (lines %d and %d); the Tool on line %d is not read", t.ID, f.path, l, t.Line, t.Line)
+			continue
+		}
+		first[t.ID] = t.Line
+		kept = append(kept, t)
+	}
+	return kept
 }
 
 // recoverAsFinding turns a panic while reading a file into a parse-error on

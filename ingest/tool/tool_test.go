@@ -302,3 +302,47 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDuplicateIDInOneFile: two Tools of one id in one file would mint one
+// IRI in one graph and merge into one node (two titles, two invocations);
+// the first is kept and the second is tool-duplicate-id at its own line
+// (issue 23.2).
+func TestDuplicateIDInOneFile(t *testing.T) {
+	tool := func(title, cmd string) string {
+		return `{"id": "t", "title": "` + title + `", "description": "d", "satisfies": ["s"], "install": {"none": true}, "invoke": {"shell": "` + cmd + `"}}`
+	}
+	ts := func(title string) string {
+		return "defineTool({\n  id: 't',\n  title: '" + title + "',\n  description: 'd',\n  satisfies: ['s'],\n  install: { none: true },\n  invoke: { manual: true },\n})"
+	}
+	cases := []struct {
+		name, path, data string
+		line             int // of the finding: the second Tool's
+	}{
+		{"json list", "tools/t.json", "{\"tools\": [\n" + tool("First", "bin/a") + ",\n" + tool("Second", "bin/b") + "\n]}", 3},
+		{"yaml list", "tools/t.yaml", "tools:\n  - " + tool("First", "bin/a") + "\n  - id: t\n    title: Second\n    description: d\n    satisfies: [s]\n    install: {none: true}\n    invoke: {shell: bin/b}\n", 3},
+		{"ts module", "tools/index.ts", "export const tools = [\n" + ts("First") + ",\n" + ts("Second") + ",\n];\n", 10},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse(c.path, []byte(c.data), nil)
+			if len(f.Tools) != 1 || f.Tools[0].Title != "First" {
+				var titles []string
+				for _, x := range f.Tools {
+					titles = append(titles, x.Title)
+				}
+				t.Fatalf("Tools %v: want the first only", titles)
+			}
+			var dups []record.Finding
+			for _, fi := range f.Findings {
+				if fi.Code == record.CodeToolDuplicateID {
+					dups = append(dups, fi)
+				} else {
+					t.Errorf("unexpected %s:%d %s %s", fi.File, fi.Line, fi.Code, fi.Message)
+				}
+			}
+			if len(dups) != 1 || dups[0].Line != c.line || dups[0].Subject != "t" || !strings.Contains(dups[0].Message, "line") {
+				t.Fatalf("tool-duplicate-id findings %+v, want one at line %d", dups, c.line)
+			}
+		})
+	}
+}
