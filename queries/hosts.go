@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -23,8 +24,7 @@ type Plugin struct {
 	Hosts       []string `sg:"host"`
 	Manifest    string   `sg:"manifest"`
 	Line        int      `sg:"line"`
-	Instance    *Instance
-	Source      *Source
+	placement
 
 	// Computed when linking.
 	Listed   bool
@@ -38,13 +38,12 @@ type Plugin struct {
 
 // Marketplace is one marketplace file.
 type Marketplace struct {
-	IRI      string
-	Name     string `sg:"name"`
-	Owner    string `sg:"owner"`
-	Line     int    `sg:"line"`
-	Instance *Instance
-	Source   *Source
-	Entries  []*MarketplaceEntry
+	IRI   string
+	Name  string `sg:"name"`
+	Owner string `sg:"owner"`
+	Line  int    `sg:"line"`
+	placement
+	Entries []*MarketplaceEntry
 }
 
 // MarketplaceEntry is one plugin a marketplace lists.
@@ -57,8 +56,7 @@ type MarketplaceEntry struct {
 	Description string `sg:"description"`
 	Line        int    `sg:"line"`
 	MarketIRI   string `sg:"inMarketplace"`
-	Instance    *Instance
-	Source      *Source
+	placement
 	// Plugin is the local plugin the entry installs (nil for a remote
 	// source or a missing folder).
 	Plugin *Plugin
@@ -76,10 +74,9 @@ type Command struct {
 	Model        string          `sg:"model"`
 	Line         int             `sg:"line"`
 	Refs         record.RefLines `sg:"refLines"`
-	Instance     *Instance
-	Source       *Source
-	Plugin       *Plugin
-	Witness      []string
+	placement
+	Plugin  *Plugin
+	Witness []string
 }
 
 // Agent is one subagent.
@@ -95,9 +92,8 @@ type Agent struct {
 	SkillRefs   []string        `sg:"preloadsSkill"`
 	Line        int             `sg:"line"`
 	Refs        record.RefLines `sg:"refLines"`
-	Instance    *Instance
-	Source      *Source
-	Plugin      *Plugin
+	placement
+	Plugin *Plugin
 	// Skills are the skills it names that resolve.
 	Skills  []*Skill
 	Witness []string
@@ -114,10 +110,9 @@ type Hook struct {
 	PluginIRI string `sg:"inPlugin"`
 	Folder    string `sg:"pluginFolder"`
 	Line      int    `sg:"line"`
-	Instance  *Instance
-	Source    *Source
-	Plugin    *Plugin
-	Witness   []string
+	placement
+	Plugin  *Plugin
+	Witness []string
 }
 
 // McpServerConfig is one declared MCP server (.mcp.json, a manifest's
@@ -132,9 +127,8 @@ type McpServerConfig struct {
 	PluginIRI string   `sg:"inPlugin"`
 	Folder    string   `sg:"pluginFolder"`
 	Line      int      `sg:"line"`
-	Instance  *Instance
-	Source    *Source
-	Plugin    *Plugin
+	placement
+	Plugin *Plugin
 	// Snapshot is the tools/list snapshot of the server, when the corpus
 	// has one.
 	Snapshot *Server
@@ -167,40 +161,52 @@ type hostEntity interface {
 	link(s *Snapshot, in *Instance, src *Source)
 }
 
-// placed is an entity's copy with its place: each snapshot links its own
-// copies (the analyses write into them; the nodes are shared).
-func placed[T any](e *T, in *Instance, src *Source, set func(*T, *Instance, *Source)) *T {
+// placement is a host component's instance and source file, set when a
+// snapshot links its own copy (the analyses write into it; the decoded
+// nodes are shared between snapshots).
+type placement struct {
+	Instance *Instance
+	Source   *Source
+}
+
+func (p *placement) setPlace(in *Instance, src *Source) { p.Instance, p.Source = in, src }
+
+// placed is a copy of e with its place.
+func placed[T any, P interface {
+	*T
+	setPlace(*Instance, *Source)
+}](e *T, in *Instance, src *Source) *T {
 	c := *e
-	set(&c, in, src)
+	P(&c).setPlace(in, src)
 	return &c
 }
 
 func (p *Plugin) link(s *Snapshot, in *Instance, src *Source) {
-	s.Plugins = append(s.Plugins, placed(p, in, src, func(c *Plugin, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.Plugins = append(s.Plugins, placed(p, in, src))
 }
 
 func (m *Marketplace) link(s *Snapshot, in *Instance, src *Source) {
-	s.Marketplaces = append(s.Marketplaces, placed(m, in, src, func(c *Marketplace, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.Marketplaces = append(s.Marketplaces, placed(m, in, src))
 }
 
 func (e *MarketplaceEntry) link(s *Snapshot, in *Instance, src *Source) {
-	s.entries = append(s.entries, placed(e, in, src, func(c *MarketplaceEntry, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.entries = append(s.entries, placed(e, in, src))
 }
 
 func (cm *Command) link(s *Snapshot, in *Instance, src *Source) {
-	s.Commands = append(s.Commands, placed(cm, in, src, func(c *Command, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.Commands = append(s.Commands, placed(cm, in, src))
 }
 
 func (a *Agent) link(s *Snapshot, in *Instance, src *Source) {
-	s.Agents = append(s.Agents, placed(a, in, src, func(c *Agent, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.Agents = append(s.Agents, placed(a, in, src))
 }
 
 func (h *Hook) link(s *Snapshot, in *Instance, src *Source) {
-	s.Hooks = append(s.Hooks, placed(h, in, src, func(c *Hook, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.Hooks = append(s.Hooks, placed(h, in, src))
 }
 
 func (m *McpServerConfig) link(s *Snapshot, in *Instance, src *Source) {
-	s.McpServers = append(s.McpServers, placed(m, in, src, func(c *McpServerConfig, in *Instance, src *Source) { c.Instance, c.Source = in, src }))
+	s.McpServers = append(s.McpServers, placed(m, in, src))
 }
 
 // decodeHost decodes a host component node; nil for any other node.
@@ -380,25 +386,28 @@ func (s *Snapshot) linkHosts(out *findings) {
 }
 
 // attachPluginFindings gives each plugin the findings of its files: those
-// whose file is below its folder and no nested plugin's.
+// whose file is below its folder and no nested plugin's (the deepest
+// plugin folder above the file, found by walking up from it).
 func (s *Snapshot) attachPluginFindings() {
 	if len(s.Plugins) == 0 {
 		return
 	}
-	for _, f := range s.Findings {
-		var best *Plugin
-		for _, p := range s.Plugins {
-			if nameOf(p.Instance) != f.Instance {
-				continue
-			}
-			if p.Folder == "." || f.File == p.Folder || strings.HasPrefix(f.File, p.Folder+"/") {
-				if best == nil || best.Folder == "." || len(p.Folder) > len(best.Folder) {
-					best = p
-				}
-			}
+	byFolder := make(map[[2]string]*Plugin, len(s.Plugins)) // instance name, folder
+	for _, p := range s.Plugins {
+		k := [2]string{nameOf(p.Instance), p.Folder}
+		if byFolder[k] == nil {
+			byFolder[k] = p
 		}
-		if best != nil {
-			best.Findings = append(best.Findings, f)
+	}
+	for _, f := range s.Findings {
+		for d := path.Clean(f.File); ; d = path.Dir(d) { // "" cleans to "."
+			if p := byFolder[[2]string{f.Instance, d}]; p != nil {
+				p.Findings = append(p.Findings, f)
+				break
+			}
+			if d == "." || d == "/" || d == "" {
+				break
+			}
 		}
 	}
 }

@@ -423,15 +423,8 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			st, err := c.fs.Stat(p)
-			if err != nil {
-				c.Findings = append(c.Findings, escapeFinding(p))
-				return nil
-			}
-			if st.IsDir() {
-				return nil // symlinked directories are not followed: no loops
-			}
+		if !c.followable(p, d) {
+			return nil
 		}
 		// Anything else that is not a regular file (a FIFO, a device) is
 		// classified like a file and refused when read: file-unreadable.
@@ -466,6 +459,21 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 	for _, ext := range exts {
 		c.Findings = append(c.Findings, notReadFinding(dir, ext, notRead[ext]))
 	}
+}
+
+// followable reports whether a walk reads the entry at p: a symlink is
+// followed only to a file inside the root (one that leaves it, or points
+// nowhere, is path-escapes-root), never to a directory (no loops).
+func (c *Corpus) followable(p string, d fs.DirEntry) bool {
+	if d.Type()&fs.ModeSymlink == 0 {
+		return true
+	}
+	st, err := c.fs.Stat(p)
+	if err != nil {
+		c.Findings = append(c.Findings, escapeFinding(p))
+		return false
+	}
+	return !st.IsDir()
 }
 
 // kindOfFile names a file's kind for file-not-read: its extension

@@ -110,15 +110,8 @@ func (c *Corpus) inventory() *hostInventory {
 			inv.dirs[p] = true
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			st, err := c.fs.Stat(p)
-			if err != nil {
-				c.Findings = append(c.Findings, escapeFinding(p))
-				return nil
-			}
-			if st.IsDir() {
-				return nil // symlinked directories are not followed: no loops
-			}
+		if !c.followable(p, d) {
+			return nil
 		}
 		inv.files = append(inv.files, p)
 		inv.set[p] = true
@@ -218,7 +211,7 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 				continue
 			}
 			if _, ok := plugins[e.Folder]; !ok {
-				plugins[e.Folder] = &pluginDir{folder: e.Folder, name: e.Name, hosts: []string{hostOfMarketplace(m)}, paths: map[string][]string{}}
+				plugins[e.Folder] = &pluginDir{folder: e.Folder, name: e.Name, hosts: []string{plugin.MarketplaceHost(m)}, paths: map[string][]string{}}
 			}
 		}
 	}
@@ -418,10 +411,8 @@ func (c *Corpus) hostLayout(inv *hostInventory, seen map[string]bool) {
 			read[s.Path] = true
 		}
 	}
-	for _, f := range []string{"package.json"} {
-		if inv.has(f) {
-			add(Source{Path: f, Kind: KindPackage})
-		}
+	if inv.has("package.json") {
+		add(Source{Path: "package.json", Kind: KindPackage})
 	}
 	// Documents and dot-files (.gitignore, …) are known: neither read nor
 	// reported, as the conventional walk does not report dot-files.
@@ -462,13 +453,6 @@ func filesAt(inv *hostInventory, p string, deep bool) []string {
 
 func manifestRank(m string) int {
 	return slices.Index(manifestDirs, path.Base(path.Dir(m)))
-}
-
-func hostOfMarketplace(m string) string {
-	if path.Base(path.Dir(m)) == ".claude-plugin" {
-		return "claude-code"
-	}
-	return "codex"
 }
 
 // notRead reports, once per folder, the files of a host-layout root that

@@ -107,10 +107,8 @@ var Formats = []Format{
 	{Kind: KindSkill, Content: true, Where: "skills/, .claude/skills/, declared skills and kg directories; every SKILL.md (SPEC §2.1, §1.3)",
 		Typologies: []string{"skills", "kg"}, Exts: []string{".md"},
 		Parse: func(in Input) record.File {
-			var vars map[string]bool
-			vars = in.Instance.SkillVariables
-			return skill.Parse(in.Path, in.Data, skill.Options{Package: in.Package, Variables: vars, Exists: in.Exists,
-				Plugin: in.Plugin, Resources: in.Resources})
+			return skill.Parse(in.Path, in.Data, skill.Options{Package: in.Package, Variables: in.Instance.SkillVariables,
+				Exists: in.Exists, Plugin: in.Plugin, Resources: in.Resources})
 		}},
 	{Kind: KindTool, Content: true, Where: "tools/ and declared tools directories: YAML, JSON, TypeScript and JavaScript modules (SPEC §2.2, §2.8)",
 		Typologies: []string{"tools"}, Exts: []string{".json", ".yaml", ".yml", ".ts", ".mts", ".js", ".mjs"},
@@ -139,13 +137,12 @@ var Formats = []Format{
 	{Kind: KindPlugin, Content: true, Where: ".claude-plugin/plugin.json, .codex-plugin/plugin.json (other hosts' manifests beside them add hosts) (SPEC §1.3)",
 		Names: []string{"plugin.json", "gemini-extension.json"},
 		Parse: func(in Input) record.File {
-			c := hostCtx(in)
+			f := plugin.ParseManifest(in.Path, in.Data, hostCtx(in))
 			if in.Secondary {
-				f := plugin.ParseManifest(in.Path, in.Data, c)
+				// Its paths and findings count; its plugin is the primary's.
 				f.Plugins, f.Hooks, f.McpConfigs = nil, nil, nil
-				return f
 			}
-			return plugin.ParseManifest(in.Path, in.Data, c)
+			return f
 		}},
 	{Kind: KindMarketplace, Content: true, Where: ".claude-plugin/marketplace.json, .agents/plugins/marketplace.json (SPEC §1.3)",
 		Names: []string{"marketplace.json"},
@@ -221,24 +218,27 @@ func Reads(kind, rel string) bool {
 	return f.Accept == nil || f.Accept(rel)
 }
 
-// Watched lists every extension and exact file name any format reads or
-// follows (sorted): what a change to is a change to the corpus.
-func Watched() (exts, names []string) {
-	e, n := map[string]bool{}, map[string]bool{}
+// watched are the extensions and names of Watched, made once from the
+// table: IsWatched runs on every file event of serve --watch.
+var watched = func() (w struct{ exts, names map[string]bool }) {
+	w.exts, w.names = map[string]bool{}, map[string]bool{}
 	for _, f := range Formats {
 		for _, x := range f.Exts {
-			e[x] = true
+			w.exts[x] = true
 		}
 		for _, x := range f.Also {
-			e[x] = true
+			w.exts[x] = true
 		}
 		for _, x := range f.Names {
-			n[x] = true
+			w.names[x] = true
 		}
 	}
-	exts, names = keys(e), keys(n)
-	return exts, names
-}
+	return w
+}()
+
+// Watched lists every extension and exact file name any format reads or
+// follows (sorted): what a change to is a change to the corpus.
+func Watched() (exts, names []string) { return keys(watched.exts), keys(watched.names) }
 
 // IsWatched reports whether a change to a file of this base name may
 // change what skillgraph reads.
@@ -246,8 +246,7 @@ func IsWatched(base string) bool {
 	if strings.HasSuffix(base, ".d.ts") {
 		return false
 	}
-	exts, names := Watched()
-	return slices.Contains(exts, strings.ToLower(path.Ext(base))) || slices.Contains(names, base)
+	return watched.exts[strings.ToLower(path.Ext(base))] || watched.names[base]
 }
 
 func keys(m map[string]bool) []string {

@@ -65,16 +65,16 @@ func splitList(s string) []string {
 // one-line description is the usual cause) line by line, key: value; so
 // does this reader, with a warning (frontmatter-not-yaml), so the
 // component is still read.
-func readFrontMatter(out *record.File, p string, data []byte, subject string) (frontMatter, int) {
+func readFrontMatter(out *record.File, p string, data []byte, subject string) frontMatter {
 	fm := frontMatter{vals: map[string]*yaml.Node{}, text: map[string]string{}, lines: map[string]int{}}
 	lines := ynode.Lines(data)
 	sp := ynode.SplitFrontMatter(lines)
 	if !sp.Present {
-		return fm, 1
+		return fm
 	}
 	if !sp.Closed {
 		out.Findings = append(out.Findings, record.New(record.CodeParseError, p, 1, subject, "front matter is not closed by a --- line"))
-		return fm, 1
+		return fm
 	}
 	var root yaml.Node
 	err := yaml.Unmarshal([]byte(sp.YAML), &root)
@@ -90,10 +90,10 @@ func readFrontMatter(out *record.File, p string, data []byte, subject string) (f
 				fm.text[e.Name] = strings.Join(ynode.Strings(e.Val), ", ")
 			}
 		}
-		return fm, 1
+		return fm
 	}
 	if err == nil && (len(root.Content) == 0 || ynode.IsNull(root.Content[0])) {
-		return fm, 1 // an empty front matter
+		return fm // an empty front matter
 	}
 	msg, at := "front matter is not a YAML mapping", 2
 	if err != nil {
@@ -122,7 +122,7 @@ func readFrontMatter(out *record.File, p string, data []byte, subject string) (f
 		fm.text[k] = strings.Trim(strings.TrimSpace(v), `"'`)
 		fm.order = append(fm.order, k)
 	}
-	return fm, 1
+	return fm
 }
 
 // yamlLineRE splits "line N: why" of a YAML error.
@@ -154,7 +154,8 @@ func ParseCommand(p string, data []byte, c Context, dir string) (out record.File
 	if c.Name != "" {
 		name = "/" + c.Name + ":" + strings.ReplaceAll(rel, "/", ":")
 	}
-	fm, line := readFrontMatter(&out, p, data, name)
+	fm := readFrontMatter(&out, p, data, name)
+	const line = 1 // a component is its whole file
 	cmd := record.Command{Name: name, Plugin: c.Plugin, Package: c.Name, Line: line, Description: fm.str("description"),
 		ArgumentHint: fm.str("argument-hint"), Model: fm.str("model")}
 	cmd.AllowedTools = fm.list("allowed-tools")
@@ -171,7 +172,8 @@ func ParseCommand(p string, data []byte, c Context, dir string) (out record.File
 func ParseAgent(p string, data []byte, c Context) (out record.File) {
 	out = record.File{Path: p, Parser: ParserAgent}
 	defer recoverInto(&out, p)
-	fm, line := readFrontMatter(&out, p, data, stem(p))
+	fm := readFrontMatter(&out, p, data, stem(p))
+	const line = 1 // a component is its whole file
 	a := record.Agent{Name: fm.str("name"), Plugin: c.Plugin, Package: c.Name, Line: line, Description: fm.str("description"), Model: fm.str("model")}
 	if len(fm.lines) == 0 {
 		// No front matter at all: one finding says it, not one per key.

@@ -168,7 +168,7 @@ func ParseMarketplace(p string, data []byte, c Context) (out record.File) {
 			case !c.exists(path.Join(e.Folder, ".claude-plugin/plugin.json")) && !c.exists(path.Join(e.Folder, ".codex-plugin/plugin.json")):
 				// The entry alone defines the plugin (strict: false).
 				out.Plugins = append(out.Plugins, record.Plugin{Name: e.Name, Folder: e.Folder, Description: e.Description,
-					Version: ynode.Str(ynode.Get(it, "version")), Hosts: []string{marketplaceHost(p)}, Line: e.Line})
+					Version: ynode.Str(ynode.Get(it, "version")), Hosts: []string{MarketplaceHost(p)}, Line: e.Line})
 			}
 		case e.SourceKind == "":
 			out.Findings = append(out.Findings, record.New(record.CodeMarketplaceInvalid, p, e.Line, e.Name,
@@ -183,8 +183,8 @@ func ParseMarketplace(p string, data []byte, c Context) (out record.File) {
 	return out
 }
 
-// marketplaceHost is the host whose marketplace file p is.
-func marketplaceHost(p string) string {
+// MarketplaceHost is the host whose marketplace file p is.
+func MarketplaceHost(p string) string {
 	if path.Base(path.Dir(p)) == ".claude-plugin" {
 		return "claude-code"
 	}
