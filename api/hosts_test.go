@@ -3,12 +3,10 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api"
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
-	"github.com/skillgraph/skillgraph/queries"
 )
 
 // TestHostConnections: the agent-host connections of the example
@@ -17,18 +15,7 @@ import (
 // Skill.resources.
 func TestHostConnections(t *testing.T) {
 	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{"../examples/marketplace"}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := querytest.Build(t, "../examples/marketplace")
 	schema, err := api.NewSchema()
 	if err != nil {
 		t.Fatal(err)

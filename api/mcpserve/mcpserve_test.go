@@ -3,6 +3,7 @@ package mcpserve_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 	"os"
 	"reflect"
 	"sort"
@@ -13,28 +14,10 @@ import (
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/mcpserve"
-	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
-func snapshotOf(t *testing.T, root string) *queries.Snapshot {
-	t.Helper()
-	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func snapshotOf(t *testing.T, root string) *queries.Snapshot { return querytest.Build(t, root) }
 
 // connect serves snap over in-memory transports and returns a client
 // session and the schema the server runs on.

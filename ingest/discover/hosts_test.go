@@ -2,8 +2,7 @@ package discover
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"slices"
 	"sort"
 	"strings"
@@ -11,21 +10,6 @@ import (
 
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
-
-func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func sources(c *Corpus) map[string]Source {
 	m := map[string]Source{}
@@ -42,7 +26,7 @@ func sources(c *Corpus) map[string]Source {
 // places and its manifest's paths, and what no reader reads is reported
 // once per folder.
 func TestHostLayout(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := corpustest.Write(t, map[string]string{
 		".claude-plugin/marketplace.json":                   `{"name": "m", "plugins": [{"name": "a", "source": "./plugins/a"}, {"name": "lsp", "source": "./plugins/lsp"}]}`,
 		".github/workflows/ci.yml":                          "on: push\njobs: {}\n",
 		"README.md":                                         "# m\n",
@@ -158,7 +142,7 @@ func TestHostLayout(t *testing.T) {
 // TestProjectLayout: a root with .claude/ is a project; its commands are
 // /<stem>, and its .mcp.json is read.
 func TestProjectLayout(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := corpustest.Write(t, map[string]string{
 		".claude/commands/deploy.md": "---\ndescription: d\n---\n",
 		".claude/agents/a.md":        "---\nname: a\ndescription: d\n---\n",
 		".claude/skills/x/SKILL.md":  "---\nname: x\ndescription: d\n---\n",

@@ -2,40 +2,22 @@ package history_test
 
 import (
 	"context"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/skillgraph/skillgraph/graph"
 	_ "github.com/skillgraph/skillgraph/graph/backend/memory"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
-	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/history"
 )
 
 const example = "../../examples/harness"
 
 // full is the tallies of a fresh full ingest of dir.
-func full(t *testing.T, dir string) history.Tallies {
-	t.Helper()
-	ctx := context.Background()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return history.Of(s)
-}
+func full(t *testing.T, dir string) history.Tallies { return history.Of(querytest.Build(t, dir)) }
 
 // TestWalkEqualsFullIngests: at every commit, the tallies of the walk (a
 // partial ingest of the changed files into one store, the snapshot
