@@ -47,11 +47,16 @@ func skillType(t *types) *graphql.Object {
 				"alternatives": field[*queries.Skill](list(t.tool), "Tools of this skill that have an alternative", func(s *queries.Skill) any { return s.ToolsWithAlternatives() }),
 				"findings":     field[*queries.Skill](list(t.finding), "", func(s *queries.Skill) any { return s.Findings }),
 				"source":       field[*queries.Skill](graphql.String, "source file", func(s *queries.Skill) any { return srcPath(s.Source) }),
-				"plugin":       field[*queries.Skill](t.plugin, "the agent-host plugin that holds it", func(s *queries.Skill) any { return nilPlugin(s.Plugin) }),
-				"resources":    field[*queries.Skill](strList(), "an Agent Skill's other files (references, scripts, assets), relative to the corpus folder", func(s *queries.Skill) any { return strs(s.Resources) }),
-				"line":         field[*queries.Skill](graphql.Int, "", func(s *queries.Skill) any { return s.Line }),
-				"shellBlocks":  field[*queries.Skill](list(graphql.Int), "lines of sh/bash/console blocks", func(s *queries.Skill) any { return s.ShellBlocks }),
-				"triage":       field[*queries.Skill](t.triage, "the latest recorded read", func(s *queries.Skill) any { return s.Triage }),
+				"text": {Type: graphql.String, Description: "the skill file as ingested (its Markdown with the front matter), read back from the corpus folder: " +
+					"null on a server that reads no corpus folder (a store-only replica) and when the file changed since the answered version",
+					Resolve: func(p graphql.ResolveParams) (any, error) {
+						return skillText(p.Context, p.Source.(*queries.Skill)), nil
+					}},
+				"plugin":      field[*queries.Skill](t.plugin, "the agent-host plugin that holds it", func(s *queries.Skill) any { return nilPlugin(s.Plugin) }),
+				"resources":   field[*queries.Skill](strList(), "an Agent Skill's other files (references, scripts, assets), relative to the corpus folder", func(s *queries.Skill) any { return strs(s.Resources) }),
+				"line":        field[*queries.Skill](graphql.Int, "", func(s *queries.Skill) any { return s.Line }),
+				"shellBlocks": field[*queries.Skill](list(graphql.Int), "lines of sh/bash/console blocks", func(s *queries.Skill) any { return s.ShellBlocks }),
+				"triage":      field[*queries.Skill](t.triage, "the latest recorded read", func(s *queries.Skill) any { return s.Triage }),
 			}
 		}),
 	})

@@ -36,6 +36,9 @@ type Options struct {
 	// Version is the skillgraph version named in initialize ("": the
 	// module version of the binary).
 	Version string
+	// Files reads the corpus files back for a skill's text (nil: no text,
+	// as on a store-only replica).
+	Files api.Files
 }
 
 // DefaultTimeout is a tool call's deadline when Options.Timeout is 0:
@@ -57,12 +60,13 @@ func New(o Options) *mcp.Server {
 			o.Version = bi.Main.Version
 		}
 	}
+	h := &handler{o: o}
 	s := mcp.NewServer(&mcp.Implementation{Name: "skillgraph", Title: "skillgraph", Version: o.Version}, &mcp.ServerOptions{
+		CompletionHandler: h.complete,
 		Instructions: "Read-only questions to a skillgraph knowledge graph of skills, Tools, BPMN processes and MCP listings: " +
 			"skills, coverage, which Tools perform a skill (with when to pick each), why something is not reachable, findings, " +
 			"and any GraphQL query (docs/schema.graphql). Mutations are not offered here.",
 	})
-	h := &handler{o: o}
 	// Honest hints: every tool reads the snapshot and changes nothing, and
 	// the graph is a closed world (no call leaves the process).
 	readOnly := func(title string) *mcp.ToolAnnotations {
@@ -116,7 +120,7 @@ func (h *handler) run(ctx context.Context, query string, vars map[string]any, ou
 	if snap == nil {
 		return errNoSnapshot
 	}
-	ctx, cancel := context.WithTimeout(ctx, h.o.Timeout)
+	ctx, cancel := context.WithTimeout(api.WithFiles(ctx, h.o.Files), h.o.Timeout)
 	defer cancel()
 	res := h.o.Schema.Execute(ctx, snap, api.Request{Query: query, Variables: vars}, h.o.Limits)
 	if len(res.Errors) > 0 {

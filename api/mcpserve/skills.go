@@ -86,10 +86,13 @@ type GetSkillOut struct {
 	Source   string    `json:"source,omitempty" jsonschema:"its file, relative to its corpus"`
 	Line     int       `json:"line,omitempty"`
 	Findings []Finding `json:"findings"`
+	// Text and Resources are what an agent loads to use the skill.
+	Text      string   `json:"text,omitempty" jsonschema:"the skill file as ingested (Markdown with front matter); absent when the server reads no corpus folder or the file changed since"`
+	Resources []string `json:"resources" jsonschema:"the skill's other files (references, scripts, assets), relative to the corpus folder"`
 }
 
 const getSkillQuery = `query($id: ID!) { skill(id: $id) { id title description package covered tier reachable
-  flavour evidence witness tools { id } source line findings { code severity file line message } } }`
+  flavour evidence witness tools { id } source line findings { code severity file line message } text resources } }`
 
 func (h *handler) getSkill(ctx context.Context, _ *mcp.CallToolRequest, in GetSkillIn) (*mcp.CallToolResult, GetSkillOut, error) {
 	if strings.TrimSpace(in.Skill) == "" {
@@ -98,13 +101,15 @@ func (h *handler) getSkill(ctx context.Context, _ *mcp.CallToolRequest, in GetSk
 	var d struct {
 		Skill *struct {
 			SkillSummary
-			Flavour  string
-			Evidence []string
-			Witness  []string
-			Tools    []struct{ ID string }
-			Source   string
-			Line     int
-			Findings []Finding
+			Flavour   string
+			Evidence  []string
+			Witness   []string
+			Tools     []struct{ ID string }
+			Source    string
+			Line      int
+			Findings  []Finding
+			Text      *string
+			Resources []string
 		}
 	}
 	if err := h.run(ctx, getSkillQuery, map[string]any{"id": in.Skill}, &d); err != nil {
@@ -115,7 +120,10 @@ func (h *handler) getSkill(ctx context.Context, _ *mcp.CallToolRequest, in GetSk
 		return nil, GetSkillOut{}, fmt.Errorf("no skill %q in the graph", in.Skill)
 	}
 	out := GetSkillOut{SkillSummary: s.SkillSummary, Flavour: s.Flavour, Evidence: nonNil(s.Evidence), Witness: nonNil(s.Witness),
-		Tools: []string{}, Source: s.Source, Line: s.Line, Findings: s.Findings}
+		Tools: []string{}, Source: s.Source, Line: s.Line, Findings: s.Findings, Resources: nonNil(s.Resources)}
+	if s.Text != nil {
+		out.Text = *s.Text
+	}
 	for _, t := range s.Tools {
 		out.Tools = append(out.Tools, t.ID)
 	}

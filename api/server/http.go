@@ -28,6 +28,9 @@ type Config struct {
 	MaxJSONLDExports int
 	// Page, if set, serves the triage page at GET /.
 	Page http.Handler
+	// Files, if set, reads the corpus files back for Skill.text (GraphQL
+	// and MCP); a store-only replica has none.
+	Files api.Files
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a

@@ -25,6 +25,7 @@ func (h *handlers) mcpHandler() http.Handler {
 		Schema:   h.schema,
 		Limits:   h.cfg.Limits,
 		Timeout:  h.cfg.RequestTimeout,
+		Files:    h.cfg.Files,
 	})
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,

@@ -3,8 +3,11 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +61,37 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 	if live, err := http.Get(e.srv.URL + "/healthz"); err != nil || live.StatusCode != http.StatusOK {
 		t.Errorf("the server is gone after a malformed MCP request: %v", err)
+	}
+}
+
+// TestSkillTextOverGraphQL: Skill.text is the skill file as ingested on a
+// server that reads its corpus folder, and null once the file changed
+// after the served version (nothing is answered that the graph did not
+// read).
+func TestSkillTextOverGraphQL(t *testing.T) {
+	e := start(t, "", nil)
+	_, gq, _ := e.post(t, `{ skills(first: 1) { nodes { id source text } } }`, nil)
+	nodes := gq.Data["skills"].(map[string]any)["nodes"].([]any)
+	if len(nodes) == 0 {
+		t.Fatal("no skills")
+	}
+	sk := nodes[0].(map[string]any)
+	path := filepath.Join(e.root, sk["source"].(string))
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk["text"] != string(want) {
+		t.Fatalf("text of %s = %v, want the file", sk["id"], sk["text"])
+	}
+	if err := os.WriteFile(path, append(want, " changed"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, gq, _ = e.post(t, fmt.Sprintf(`{ skill(id: %q) { text } }`, sk["id"]), nil)
+	if gq.Data["skill"] == nil {
+		t.Fatalf("skill %v: %v", sk["id"], gq.Errors)
+	}
+	if got := gq.Data["skill"].(map[string]any)["text"]; got != nil {
+		t.Errorf("text after the file changed = %v, want null", got)
 	}
 }

@@ -39,7 +39,13 @@ func setupMCP(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		files, err := api.OpenCorpusFolders(c.corpora)
+		if err != nil {
+			return err
+		}
+		defer files.Close()
 		srv := mcpserve.New(mcpserve.Options{
+			Files:    files,
 			Snapshot: func() *queries.Snapshot { return snap },
 			Schema:   schema,
 			Limits:   api.DefaultLimits(),

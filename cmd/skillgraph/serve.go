@@ -86,6 +86,14 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		cfg := server.DefaultConfig()
 		cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
 		cfg.Page = web.Handler()
+		if len(corpora) > 0 {
+			files, err := api.OpenCorpusFolders(corpora)
+			if err != nil {
+				return err
+			}
+			defer files.Close()
+			cfg.Files = files
+		}
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err

@@ -72,6 +72,14 @@ func Start(t testing.TB, opt Options) *Server {
 		t.Fatal(err)
 	}
 	cfg := server.DefaultConfig()
+	// As `serve --corpus` does: the corpus folder is read back for
+	// Skill.text.
+	files, err := api.OpenCorpusFolders([]string{opt.Corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = files.Close() })
+	cfg.Files = files
 	if opt.Config != nil {
 		opt.Config(&cfg)
 	}
