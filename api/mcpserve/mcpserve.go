@@ -39,6 +39,9 @@ type Options struct {
 	// Files reads the corpus files back for a skill's text (nil: no text,
 	// as on a store-only replica).
 	Files api.Files
+	// Diff, if set, offers the diff tool: the served graph compared with
+	// the corpus as of a git revision.
+	Diff Differ
 }
 
 // DefaultTimeout is a tool call's deadline when Options.Timeout is 0:
@@ -99,6 +102,13 @@ func New(o Options) *mcp.Server {
 		Annotations: readOnly("One skill")}, h.getSkill)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: SkillURITemplate, Name: "skill", Title: "A skill",
 		Description: "One skill as get_skill answers it (the same text).", MIMEType: "application/json"}, h.readSkill)
+	if o.Diff != nil {
+		mcp.AddTool(s, &mcp.Tool{Name: "diff", Title: "What a change did",
+			Description: "The served graph compared with the same corpus as of a git revision (read from the repository's objects, no checkout): " +
+				"skills that became covered or uncovered, contradicted, not reachable; Tools added, removed or unreachable; alternative groups; " +
+				"new, fixed and moved findings; workflow coverage; and what got worse, as `skillgraph diff --base REV` reports it.",
+			Annotations: readOnly("What a change did")}, h.diff)
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "graphql", Title: "GraphQL query",
 		Description: "Run one read-only GraphQL query on the graph (schema: docs/schema.graphql; the same depth, cost and time limits as /graphql). " +
 			"Mutations are refused.",

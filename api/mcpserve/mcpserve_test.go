@@ -3,6 +3,7 @@ package mcpserve_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"github.com/skillgraph/skillgraph/queries/querytest"
 	"os"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/mcpserve"
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/diff"
 )
 
 func snapshotOf(t *testing.T, root string) *queries.Snapshot { return querytest.Build(t, root) }
@@ -28,7 +30,12 @@ func connect(t *testing.T, snap *queries.Snapshot) (*mcp.ClientSession, *api.Sch
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpserve.New(mcpserve.Options{Snapshot: func() *queries.Snapshot { return snap }, Schema: schema, Limits: api.DefaultLimits(), Version: "test"})
+	// A Differ that reads no repository, so that the diff tool is listed
+	// (and documented) as `skillgraph mcp --corpus` lists it.
+	noRepo := func(context.Context, string, *queries.Snapshot) (*diff.Report, error) {
+		return nil, errors.New("this test reads no repository")
+	}
+	srv := mcpserve.New(mcpserve.Options{Snapshot: func() *queries.Snapshot { return snap }, Schema: schema, Limits: api.DefaultLimits(), Version: "test", Diff: noRepo})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -211,7 +218,7 @@ func TestToolsListAndErrors(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability" {
+	if strings.Join(names, ",") != "coverage,diff,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability" {
 		t.Errorf("tools %v", names)
 	}
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {

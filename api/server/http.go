@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/mcpserve"
 )
 
 // Config tunes the HTTP layer.
@@ -31,6 +32,9 @@ type Config struct {
 	// Files, if set, reads the corpus files back for Skill.text (GraphQL
 	// and MCP); a store-only replica has none.
 	Files api.Files
+	// Diff, if set, offers the MCP diff tool (a revision of the corpora
+	// against the served graph).
+	Diff mcpserve.Differ
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a

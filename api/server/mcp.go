@@ -26,6 +26,7 @@ func (h *handlers) mcpHandler() http.Handler {
 		Limits:   h.cfg.Limits,
 		Timeout:  h.cfg.RequestTimeout,
 		Files:    h.cfg.Files,
+		Diff:     h.cfg.Diff,
 	})
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,

@@ -18,7 +18,7 @@ import (
 var mcpCommand = &command{
 	name:    "mcp",
 	args:    "(--corpus DIR | --store URL)",
-	summary: "Serve the graph to an agent as an MCP server on stdin/stdout (read-only tools: list_skills, get_skill, coverage, find_tool_for_skill, reachability, findings, graphql).",
+	summary: "Serve the graph to an agent as an MCP server on stdin/stdout (read-only tools: list_skills, get_skill, coverage, find_tool_for_skill, reachability, findings, diff, graphql).",
 	about: "Speaks MCP (JSON-RPC 2.0, one message per line) on stdin and stdout, for an agent host that starts it as a stdio server; " +
 		"logs go to stderr. The corpus is read once, at start. Every tool is read-only and answers as GraphQL does, under the same limits; " +
 		"docs/mcp.md shows the host configuration.",
@@ -44,8 +44,13 @@ func setupMCP(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer files.Close()
+		var differ mcpserve.Differ
+		if len(c.corpora) > 0 {
+			differ = revisionDiffer(c.corpora, c.maxSize, func() []sarifCorpus { return c.found })
+		}
 		srv := mcpserve.New(mcpserve.Options{
 			Files:    files,
+			Diff:     differ,
 			Snapshot: func() *queries.Snapshot { return snap },
 			Schema:   schema,
 			Limits:   api.DefaultLimits(),

@@ -30,7 +30,7 @@ func TestMCPServeOverPipes(t *testing.T) {
 		t.Fatalf("initialize result %+v", r)
 	}
 	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != 7 {
+	if err != nil || len(list.Tools) != 8 {
 		t.Fatalf("tools/list: %v, %d tools", err, len(list.Tools))
 	}
 	for name, args := range map[string]map[string]any{

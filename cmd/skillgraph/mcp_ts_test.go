@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/api/server/servertest"
+	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
 )
 
 // tsClient is scripts/conformance/mcp-client.mjs when the MCP TypeScript
@@ -63,7 +64,7 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
 		corpus, pkg, skill, tool = "../../examples/harness", "summarize-feedback", "summarize-feedback", "feedback-digest"
 	}
-	calls, _ := json.Marshal(map[string]any{
+	all := map[string]any{
 		"coverage":            map[string]any{},
 		"find_tool_for_skill": map[string]any{"skill": skill},
 		"reachability":        map[string]any{"kind": "tool", "id": tool},
@@ -71,17 +72,32 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 		"graphql":             map[string]any{"query": "{ graphVersion coverage { total } }"},
 		"list_skills":         map[string]any{"first": 3},
 		"get_skill":           map[string]any{"skill": skill},
-	})
+	}
 	bin := skillgraphBinary(t)
 	srv := servertest.Start(t, servertest.Options{Corpus: corpus})
+	// Over stdio the corpus is committed to a repository, so the diff
+	// tool (offered where the corpus folder is read) has a revision to
+	// compare with; the test server reads no repository and lists no diff.
+	repo := gittest.Init(t, filepath.Join(t.TempDir(), "repo"))
+	committed := filepath.Join(repo.Dir, filepath.Base(corpus))
+	repo.Commit("the corpus", func(string) { gittest.CopyTree(t, corpus, committed) })
 	for _, c := range []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		tools string
 	}{
-		{"stdio", []string{script, "stdio", bin, corpus}},
-		{"http", []string{script, "http", srv.URL + "/mcp"}},
+		{"stdio", []string{script, "stdio", bin, committed}, "coverage,diff,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability"},
+		{"http", []string{script, "http", srv.URL + "/mcp"}, "coverage,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			want := map[string]any{}
+			for name, args := range all {
+				want[name] = args
+			}
+			if strings.Contains(c.tools, "diff") {
+				want["diff"] = map[string]any{"base": "HEAD"}
+			}
+			calls, _ := json.Marshal(want)
 			cmd := exec.Command("node", c.args...)
 			cmd.Env = append(os.Environ(), "MCP_CALLS="+string(calls), "MCP_RESOURCE=skill://"+pkg+"/"+skill)
 			out, err := cmd.Output()
@@ -102,11 +118,11 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 					t.Errorf("%s: readOnly %v input %v output %v", tl.Name, tl.ReadOnly, tl.Input, tl.Output)
 				}
 			}
-			if r.Server != "skillgraph" || strings.Join(names, ",") != "coverage,find_tool_for_skill,findings,get_skill,graphql,list_skills,reachability" {
-				t.Errorf("server %q tools %v", r.Server, names)
+			if r.Server != "skillgraph" || strings.Join(names, ",") != c.tools {
+				t.Errorf("server %q tools %v, want %s", r.Server, names, c.tools)
 			}
-			if len(r.Calls) != 7 {
-				t.Errorf("%d calls answered, want 7", len(r.Calls))
+			if len(r.Calls) != len(want) {
+				t.Errorf("%d calls answered, want %d", len(r.Calls), len(want))
 			}
 			for name, res := range r.Calls {
 				if res.IsError || len(res.Structured) == 0 || string(res.Structured) == "null" {

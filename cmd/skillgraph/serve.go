@@ -93,6 +93,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			}
 			defer files.Close()
 			cfg.Files = files
+			cfg.Diff = revisionDiffer(corpora, c.maxSize, func() []sarifCorpus { return c.found })
 		}
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
