@@ -28,6 +28,9 @@ type Config struct {
 	MaxJSONLDExports int
 	// Page, if set, serves the triage page at GET /.
 	Page http.Handler
+	// CORSOrigins are the origins (scheme://host[:port], or "*") whose
+	// pages may read the API from a browser (cors.go); none by default.
+	CORSOrigins []string
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a
@@ -73,7 +76,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache(),
 		docs: api.NewDocumentCache(docEntries, docBytes)}
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, h.logRequests(m))
+	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
 	// HEAD works wherever GET does), so a 405 names both in Allow.
 	get := func(pattern string, fn http.HandlerFunc) {
@@ -97,6 +100,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		})
 	}
 	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
+	r.Options("/graphql", graphqlOptions) // a preflight from a disallowed origin, or none: 204, no CORS headers
 	r.Handle("/mcp", h.mcpHandler())    // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
 	get("/graphiql/*", h.graphiqlAsset)
