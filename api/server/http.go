@@ -99,9 +99,9 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 			metrics.ServeHTTP(w, r)
 		})
 	}
-	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
+	r.HandleFunc("/graphql", h.graphql)   // it answers 405 itself (graphql_http.go)
 	r.Options("/graphql", graphqlOptions) // a preflight from a disallowed origin, or none: 204, no CORS headers
-	r.Handle("/mcp", h.mcpHandler())    // MCP over Streamable HTTP (mcp.go)
+	r.Handle("/mcp", h.mcpHandler())      // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
 	get("/graphiql/*", h.graphiqlAsset)
 	get("/export", h.export)
