@@ -86,7 +86,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
 	get("/readyz", h.ready)
 	if m != nil {
-		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{EnableOpenMetrics: true}) // by Accept (issue 25.11)
 		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
 			m.observe(svc.Snapshot())
 			// Durability changes without a new snapshot (the early one's

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -131,5 +132,31 @@ func TestRequestSpans(t *testing.T) {
 			names = append(names, s.Name())
 		}
 		t.Errorf("no span with the status for %v; spans: %v", want, names)
+	}
+}
+
+// TestOpenMetrics (issue 25.11): /metrics answers the OpenMetrics text
+// format when the scraper asks for it by Accept (ending in "# EOF"), and
+// Prometheus text otherwise.
+func TestOpenMetrics(t *testing.T) {
+	e := start(t, "", nil)
+	defer e.srv.Close()
+	for _, tc := range []struct{ accept, ctype, tail string }{
+		{"application/openmetrics-text; version=1.0.0", "application/openmetrics-text", "# EOF\n"},
+		{"", "text/plain", ""},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/metrics", nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), tc.ctype) || !strings.HasSuffix(string(b), tc.tail) {
+			t.Errorf("Accept %q: %s, ends %q", tc.accept, res.Header.Get("Content-Type"), string(b[max(0, len(b)-20):]))
+		}
 	}
 }
