@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +40,10 @@ type Response struct {
 	RequestError bool `json:"-"`
 	// encoded is the whole response when ExecuteShared wrote it.
 	encoded []byte
+	// order and op write Data's keys in selection order (order.go);
+	// without them (a Response built by hand) the keys are sorted.
+	order *orderer
+	op    *ast.OperationDefinition
 }
 
 // MarshalJSON writes {"errors"} for a request error, else {"data", "errors"}.
@@ -48,10 +53,30 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 			Errors []gqlerrors.FormattedError `json:"errors"`
 		}{r.Errors})
 	}
+	data, err := r.EncodeData()
+	if err != nil {
+		return nil, err
+	}
 	return json.Marshal(struct {
-		Data   any                        `json:"data"`
+		Data   json.RawMessage            `json:"data"`
 		Errors []gqlerrors.FormattedError `json:"errors,omitempty"`
-	}{r.Data, r.Errors})
+	}{data, r.Errors})
+}
+
+// EncodeData is the response's data as JSON, its keys in the order the
+// operation selected them (spec §7.2.2).
+func (r *Response) EncodeData() ([]byte, error) {
+	if raw, ok := r.Data.(json.RawMessage); ok {
+		return raw, nil
+	}
+	if r.order == nil || r.op == nil {
+		return json.Marshal(r.Data)
+	}
+	var buf bytes.Buffer
+	if err := r.order.encodeData(&buf, r.Data, r.op); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // Encode is the response as JSON, as MarshalJSON writes it; a response
@@ -175,6 +200,9 @@ func (s *Schema) run(ctx context.Context, snap *queries.Snapshot, doc *Document,
 		Context: WithSnapshot(ctx, snap),
 	})
 	out := &Response{Data: res.Data, Errors: doc.fixLocations(capErrors(res.Errors, lim.MaxErrors))}
+	if op := operation(doc.ast, req.OperationName); op != nil && op.SelectionSet != nil {
+		out.order, out.op = newOrderer(&s.gql, doc.ast, op, req.Variables), op
+	}
 	if res.Data == nil && len(res.Errors) > 0 && isVariableError(res.Errors) {
 		// Variables that do not coerce are a request error too: the
 		// operation never started.

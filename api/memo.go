@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -29,8 +30,8 @@ type FieldCache interface {
 // variables it uses, and viewer — is answered from its stored encoding,
 // whatever else the document asks, and only the others run. So a
 // dashboard's new query, or its old one under a new variable, costs the
-// parts nobody asked before. The data is json.RawMessage, encoded as
-// graphql-go's map would be (keys sorted). Documents whose root is not a
+// parts nobody asked before. The data is json.RawMessage, its keys in
+// selection order as every response's (order.go). Documents whose root is not a
 // plain list of distinct fields, mutations, and answers with errors run
 // as ExecuteDocument runs them.
 func (s *Schema) ExecuteShared(ctx context.Context, snap *queries.Snapshot, doc *Document, req Request, lim Limits, fc FieldCache) *Response {
@@ -96,14 +97,16 @@ func (s *Schema) ExecuteShared(ctx context.Context, snap *queries.Snapshot, doc 
 			// (a null may propagate to the root), so that runs as is
 			return s.run(ctx, snap, doc, req, lim)
 		}
+		ord := newOrderer(&s.gql, doc.ast, op, req.Variables)
 		for i, f := range roots {
 			if raw[i] != nil {
 				continue
 			}
-			b, err := json.Marshal(data[responseName(f)])
-			if err != nil {
+			var buf bytes.Buffer
+			if err := ord.fieldValue(&buf, data[responseName(f)], op, f); err != nil {
 				return s.run(ctx, snap, doc, req, lim)
 			}
+			b := buf.Bytes()
 			raw[i] = b
 			fc.Put(snap, keys[i], b)
 		}
@@ -122,14 +125,13 @@ type flightKey struct {
 const dataPrefix = `{"data":`
 
 // assemble writes the response of the root fields, {"data":{…}} with the
-// keys sorted as encoding/json sorts a map's, with room for one more
-// byte (the server's newline).
+// keys in selection order, with room for one more byte (the server's
+// newline).
 func assemble(roots []*ast.Field, raw [][]byte) []byte {
 	order := make([]int, len(roots))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(responseName(roots[a]), responseName(roots[b])) })
 	n := len(dataPrefix) + 4
 	for i, b := range raw {
 		n += len(responseName(roots[i])) + 4 + len(b)

@@ -151,7 +151,15 @@ func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 // prepareRun is Prepare; with stream set, the first ingest into an empty
 // bbolt store is written while it is converted (see graph.FirstWriter),
 // and the store stays locked until Apply.
-func prepareRun(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (*Prepared, error) {
+func prepareRun(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (p *Prepared, err error) {
+	ctx, span := startSpan(ctx, "ingest.prepare", roots)
+	defer func() {
+		var res Result
+		if p != nil {
+			res = p.res
+		}
+		endSpan(span, res, err)
+	}()
 	start := time.Now()
 	log := opt.Logger
 	if log == nil {
@@ -172,7 +180,14 @@ func prepareRun(ctx context.Context, store *graph.Store, roots []string, opt Opt
 
 // Apply writes a prepared ingest to the store (one graph.Apply, nothing
 // when no graph changed) and returns the run's result.
-func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (Result, error) {
+func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (res Result, err error) {
+	ctx, span := startSpan(ctx, "ingest.apply", nil)
+	defer func() { endSpan(span, res, err) }()
+	return p.apply(ctx, store)
+}
+
+// apply is Apply inside its span.
+func (p *Prepared) apply(ctx context.Context, store *graph.Store) (Result, error) {
 	res := p.res
 	res.stamps, res.probes = nil, nil
 	if len(p.changes) == 0 {

@@ -140,7 +140,7 @@ func (h *handler) run(ctx context.Context, query string, vars map[string]any, ou
 		}
 		return fmt.Errorf("graphql: %s", strings.Join(msgs, "; "))
 	}
-	data, err := json.Marshal(res.Data)
+	data, err := res.EncodeData()
 	if err != nil {
 		return fmt.Errorf("encode the answer: %w", err)
 	}

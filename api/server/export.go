@@ -25,7 +25,11 @@ func (h *handlers) context(w http.ResponseWriter, _ *http.Request) {
 
 // kinds that /export?frame= and /id/<kind>/ accept.
 var frameKinds = map[string]bool{"skill": true, "tool": true, "process": true, "bean": true, "contract": true,
-	"server": true, "toolskill": true, "package": true, "trigger": true}
+	"server": true, "toolskill": true, "package": true, "trigger": true,
+	// every other kind the export mints (issue 25.10): findings, source
+	// files, BPMN lanes, package.json scripts, and an instance (its IRI is
+	// the instance document's, without a fragment)
+	"finding": true, "source": true, "lane": true, "script": true, "instance": true}
 
 // Media types of the export (SPEC §6.2).
 const (
@@ -248,6 +252,14 @@ func (h *handlers) lookup(ctx context.Context, kind, id string) string {
 	if snap == nil {
 		return ""
 	}
+	if kind == "instance" {
+		for _, in := range snap.Instances {
+			if in.Name == id {
+				return in.IRI
+			}
+		}
+		return ""
+	}
 	if kind == "skill" {
 		// Skill IRIs carry the package: /id/skill/<package>/<name> and a
 		// bare /id/skill/<name> both find the skill node, never the alias.
@@ -297,29 +309,6 @@ func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string
 	}
 	h.log.Error("frame failed", "iri", iri, "err", err)
 	writeText(w, http.StatusInternalServerError, "frame failed\n")
-}
-
-// describe dereferences /id/<kind>/<id>: JSON-LD, or the page for browsers
-// (whichever the Accept header prefers; 406 for anything else).
-func (h *handlers) describe(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Vary", "Accept")
-	kind := chi.URLParam(r, "kind")
-	id := chi.URLParam(r, "*")
-	if !frameKinds[kind] || id == "" {
-		writeText(w, http.StatusNotFound, "unknown kind; use /id/skill|tool|process|bean/<id>\n")
-		return
-	}
-	switch negotiate(r, typeJSONLD, typeJSON, typeHTML) {
-	case typeHTML:
-		http.Redirect(w, r, "/#/"+kind+"/"+id, http.StatusSeeOther)
-	case typeJSONLD, typeJSON:
-		if h.refuseNotDurable(w) {
-			return
-		}
-		h.frame(w, r, kind, id)
-	default:
-		notAcceptable(w, typeJSONLD, typeHTML)
-	}
 }
 
 // etag names the representation of the graph at version v in a format:

@@ -138,8 +138,11 @@ func TestPageQueriesValidate(t *testing.T) {
 
 // TestGraphQLConformance runs independent clients against the live
 // server on loopback: graphql-js's standard introspection query
-// (getIntrospectionQuery, as GraphiQL, Apollo and codegen send it) must
-// pass the limits, buildClientSchema must succeed and printSchema must
+// (getIntrospectionQuery, as GraphiQL, Apollo and codegen send it), with
+// every option of the current spec (descriptions, specifiedByUrl,
+// directiveIsRepeatable, schemaDescription, inputValueDeprecation, oneOf:
+// each was a 400 before issue 25.5), must pass the limits and answer its
+// keys in selection order, buildClientSchema must succeed and printSchema must
 // equal docs/schema.graphql; the dashboard queries must validate against
 // the client schema; every graphql-http server audit must pass (warnings
 // are listed in docs/decisions.md).
@@ -165,6 +168,8 @@ func TestGraphQLConformance(t *testing.T) {
 	var out struct {
 		IntrospectionStatus int              `json:"introspectionStatus"`
 		IntrospectionErrors []map[string]any `json:"introspectionErrors"`
+		SchemaKeys          []string         `json:"schemaKeys"`
+		TypeKeys            []string         `json:"typeKeys"`
 		Printed, Committed  string
 		Invalid             []struct {
 			Query  string
@@ -177,6 +182,13 @@ func TestGraphQLConformance(t *testing.T) {
 	}
 	if out.IntrospectionErrors != nil || out.IntrospectionStatus != 200 {
 		t.Fatalf("introspection refused (status %d): %v", out.IntrospectionStatus, out.IntrospectionErrors)
+	}
+	// graphql-js 16's selection of __schema and of its FullType fragment
+	if got, want := strings.Join(out.SchemaKeys, " "), "description queryType mutationType subscriptionType types directives"; got != want {
+		t.Errorf("__schema keys %q, want the selection order %q", got, want)
+	}
+	if got, want := strings.Join(out.TypeKeys, " "), "kind name description specifiedByURL isOneOf fields inputFields interfaces enumValues possibleTypes"; got != want {
+		t.Errorf("__type keys %q, want the selection order %q", got, want)
 	}
 	if out.Printed != out.Committed {
 		t.Errorf("the live schema, printed by graphql-js, differs from docs/schema.graphql:\n%s", lineDiff(out.Printed, out.Committed))

@@ -35,6 +35,9 @@ type Config struct {
 	// Diff, if set, offers the MCP diff tool (a revision of the corpora
 	// against the served graph).
 	Diff mcpserve.Differ
+	// CORSOrigins are the origins (scheme://host[:port], or "*") whose
+	// pages may read the API from a browser (cors.go); none by default.
+	CORSOrigins []string
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a
@@ -80,7 +83,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache(),
 		docs: api.NewDocumentCache(docEntries, docBytes)}
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, h.logRequests(m))
+	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
 	// HEAD works wherever GET does), so a 405 names both in Allow.
 	get := func(pattern string, fn http.HandlerFunc) {
@@ -90,7 +93,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
 	get("/readyz", h.ready)
 	if m != nil {
-		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{EnableOpenMetrics: true}) // by Accept (issue 25.11)
 		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
 			m.observe(svc.Snapshot())
 			// Durability changes without a new snapshot (the early one's
@@ -103,8 +106,9 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 			metrics.ServeHTTP(w, r)
 		})
 	}
-	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
-	r.Handle("/mcp", h.mcpHandler())    // MCP over Streamable HTTP (mcp.go)
+	r.HandleFunc("/graphql", h.graphql)   // it answers 405 itself (graphql_http.go)
+	r.Options("/graphql", graphqlOptions) // a preflight from a disallowed origin, or none: 204, no CORS headers
+	r.Handle("/mcp", h.mcpHandler())      // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
 	get("/graphiql/*", h.graphiqlAsset)
 	get("/export", h.export)

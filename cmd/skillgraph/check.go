@@ -15,7 +15,8 @@ type jsonFinding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
-	File     string `json:"file"`
+	File     string `json:"file"`           // relative to the --corpus folder (SPEC §9)
+	Path     string `json:"path,omitempty"` // relative to the working directory, as text prints it
 	Line     int    `json:"line"`
 	Subject  string `json:"subject,omitempty"`
 	Instance string `json:"instance,omitempty"`
@@ -25,7 +26,7 @@ var checkCommand = &command{
 	name:    "check",
 	args:    "--corpus DIR [--corpus DIR2] [--format text|json|sarif|github] [--fail-on error|warning|info] | --explain CODE",
 	summary: "The CI gate: print the findings and exit 1 when one is at least as severe as --fail-on.",
-	about: "Text is for people, json is the stable machine shape (file relative to its corpus root), sarif is SARIF 2.1.0 " +
+	about: "Text is for people, json is the stable machine shape (file relative to its --corpus folder, path to the working directory as text prints it), sarif is SARIF 2.1.0 " +
 		"for GitHub code scanning (locations relative to the git work tree, or the working directory, so they name files of the checkout). " +
 		"A corpus in which nothing is found is an error (exit 2), as is a --store (without --corpus) that does not exist or holds no graph. " +
 		"--explain CODE prints a code's entry of the finding registry.",
@@ -67,6 +68,7 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 		counts := map[string]int{"error": 0, "warning": 0, "info": 0}
 		fail := false
 		out := make([]jsonFinding, 0, len(s.Findings))
+		wd := workingDir()
 		for _, f := range s.Findings {
 			counts[string(f.Severity)]++
 			if f.Severity.Rank() >= threshold {
@@ -75,11 +77,21 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 			out = append(out, jsonFinding{Code: f.Code, Severity: string(f.Severity), Message: f.Message, File: f.File,
 				Line: f.Line, Subject: f.Subject, Instance: f.Instance})
 		}
+		// The instance-relative file the finding carries is what SARIF and
+		// GitHub place (they need the instance); json and text get theirs.
+		shown := make([]jsonFinding, len(out))
+		for i, f := range out {
+			shown[i] = f
+			shown[i].File, _, _ = findingPath(f, c.found, "")
+			if wd != "" {
+				shown[i].Path, _, _ = findingPath(f, c.found, wd)
+			}
+		}
 		switch *format {
 		case "json":
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")
-			if err := enc.Encode(map[string]any{"findings": out, "counts": counts}); err != nil {
+			if err := enc.Encode(map[string]any{"findings": shown, "counts": counts}); err != nil {
 				return err
 			}
 		case "sarif":
@@ -99,10 +111,13 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		default:
-			for _, f := range out {
-				loc := f.File
+			for _, f := range shown {
+				loc := f.Path
+				if loc == "" {
+					loc = f.File
+				}
 				if loc != "" {
-					loc = fmt.Sprintf("%s:%d: ", f.File, f.Line)
+					loc = fmt.Sprintf("%s:%d: ", loc, f.Line)
 				}
 				fmt.Fprintf(stdout, "%s%s %s: %s\n", loc, f.Severity, f.Code, f.Message)
 			}

@@ -40,7 +40,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		ingestCommand, checkCommand, diffCommand, historyCommand, coverageCommand, queryCommand, serveCommand,
-		exportCommand, importCommand, genCommand, versionCommand, completionCommand, mcpCommand,
+		exportCommand, importCommand, genCommand, versionCommand, completionCommand, mcpCommand, healthcheckCommand,
 	}
 }
 
@@ -129,7 +129,8 @@ func writeUsage(w io.Writer) {
 
 Stores: memory, bbolt:PATH (default for ingest: `+"bbolt:./.skillgraph/graph.db"+`), postgres:DSN.
 With --corpus and no --store, check, coverage and query use an in-memory store.
-Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE.
+Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE,
+SKILLGRAPH_LOG_FORMAT (text or json), SKILLGRAPH_CORS_ORIGIN (serve), OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry traces over OTLP/HTTP; off without it).
 Run 'skillgraph help VERB' (or 'skillgraph VERB --help') for a verb's arguments and flags,
 'skillgraph help formats' for the files skillgraph reads.
 `)

@@ -33,6 +33,9 @@ type common struct {
 	store   string
 	maxSize int64
 	verbose bool
+	// logFormat is --log-format: text (slog's TextHandler) or json (its
+	// JSONHandler, one object a line, for log collectors).
+	logFormat logFormat
 	// found is each corpus as discovery saw it (requireContent fills it):
 	// reports that locate files outside their corpus (SARIF) need the roots.
 	found []sarifCorpus
@@ -50,6 +53,11 @@ func (c *common) register(fs *flag.FlagSet) {
 	}
 	fs.Int64Var(&c.maxSize, "max-file-size", def, "largest file read, in bytes (0: 4 MiB; env SKILLGRAPH_MAX_FILE_SIZE)")
 	fs.BoolVar(&c.verbose, "v", false, "log progress to stderr")
+	c.logFormat = "text"
+	if env := os.Getenv("SKILLGRAPH_LOG_FORMAT"); env == "json" {
+		c.logFormat = "json"
+	}
+	fs.Var(&c.logFormat, "log-format", "log lines as text or json (slog's JSON handler, one object a line; env SKILLGRAPH_LOG_FORMAT)")
 }
 
 func (c *common) finish() {
@@ -60,11 +68,33 @@ func (c *common) finish() {
 	}
 }
 
+// logger is the verb's logger: nothing without -v (serve always logs,
+// through newLogger).
 func (c *common) logger(stderr io.Writer) *slog.Logger {
 	if !c.verbose {
 		return slog.New(slog.DiscardHandler)
 	}
-	return slog.New(slog.NewTextHandler(stderr, nil))
+	return newLogger(stderr, string(c.logFormat))
+}
+
+// logFormat is a --log-format value: a bad one fails the parse (exit 2).
+type logFormat string
+
+func (f *logFormat) String() string { return string(*f) }
+func (f *logFormat) Set(v string) error {
+	if v != "text" && v != "json" {
+		return fmt.Errorf("must be text or json, not %q", v)
+	}
+	*f = logFormat(v)
+	return nil
+}
+
+// newLogger writes to w in the format --log-format names.
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
 }
 
 // storeURL is --store (or SKILLGRAPH_STORE), else def.

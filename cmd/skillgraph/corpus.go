@@ -62,7 +62,7 @@ func (c *common) requireContent() error {
 				empty = err
 			} else if err == nil {
 				empty = nil
-				found = append(found, sarifCorpus{Instance: corpus.Instance.Name, Root: corpus.Root, Arg: arg})
+				found = append(found, sarifCorpus{Instance: corpus.Instance.Name, Root: corpus.Root, ArgRoot: abs, Arg: arg})
 			}
 			corpus.Close()
 		}

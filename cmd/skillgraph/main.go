@@ -88,5 +88,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		writeUsage(stderr)
 		return exitError{2}
 	}
+	stop, err := startTracing(ctx, name, stderr)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	return cmd.exec(ctx, rest, stdout, stderr)
 }

@@ -33,7 +33,8 @@ const (
 // sarifCorpus is one --corpus as SARIF locates its findings.
 type sarifCorpus struct {
 	Instance string // instance name its findings carry
-	Root     string // absolute directory
+	Root     string // absolute directory of the instance
+	ArgRoot  string // absolute directory of the --corpus it was found under (Root, or a workspace above it)
 	Arg      int    // which --corpus (0-based) it was found under
 }
 
@@ -150,37 +151,29 @@ func relURI(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// locate places a finding's file: relative to the base when its corpus lies
-// inside the base (the usual case: a corpus in a subfolder of the
-// repository), else relative to its own corpus base CORPUSn. ok is false
-// for an instance no corpus declares.
+// locate places a finding's file (findingPath's rule): relative to the base
+// when it lies inside the base (the usual case: a corpus in a subfolder of
+// the repository), else relative to its --corpus folder under that folder's
+// base CORPUSn. ok is false for an instance no corpus declares.
 func (in sarifInput) locate(f jsonFinding, bases map[string]string) (sarifArtifactLocation, bool) {
-	var root string
-	for _, c := range in.Corpora {
-		if c.Instance == f.Instance {
-			root = c.Root
-			break
-		}
+	if f.File == "" {
+		f.File = "."
 	}
-	if root == "" && len(in.Corpora) == 1 {
-		root = in.Corpora[0].Root
-	}
-	if root == "" {
+	p, local, ok := findingPath(f, in.Corpora, in.Base)
+	if !ok {
 		return sarifArtifactLocation{}, false
 	}
-	file := f.File
-	if file == "" {
-		file = "."
+	if local {
+		return sarifArtifactLocation{URI: relURI(p), URIBaseID: srcRoot}, true
 	}
-	if rel, err := filepath.Rel(in.Base, filepath.Join(root, filepath.FromSlash(file))); err == nil && filepath.IsLocal(rel) {
-		return sarifArtifactLocation{URI: relURI(filepath.ToSlash(rel)), URIBaseID: srcRoot}, true
-	}
-	id, ok := bases[root]
-	if !ok {
+	c, _ := corpusOf(f, in.Corpora)
+	id, seen := bases[c.ArgRoot]
+	if !seen {
 		id = fmt.Sprintf("CORPUS%d", len(bases)+1)
-		bases[root] = id
+		bases[c.ArgRoot] = id
 	}
-	return sarifArtifactLocation{URI: relURI(path.Clean(file)), URIBaseID: id}, true
+	p, _, _ = findingPath(f, in.Corpora, "")
+	return sarifArtifactLocation{URI: relURI(path.Clean(p)), URIBaseID: id}, true
 }
 
 // fingerprint is stable across edits that move a finding to another line

@@ -45,6 +45,11 @@ func setupServe(fs *flag.FlagSet) runFunc {
 	watch := fs.Bool("watch", false, "re-ingest changed files and swap the snapshot")
 	readOnly := fs.Bool("read-only", false, "replica: never ingest; follow the store's graph version")
 	poll := fs.Duration("poll", 2*time.Second, "how often a read-only replica checks the graph version")
+	var origins corpusFlag
+	if env := os.Getenv("SKILLGRAPH_CORS_ORIGIN"); env != "" {
+		origins = strings.Split(env, ",")
+	}
+	fs.Var(&origins, "cors-origin", "an origin (https://dash.example, or *) whose pages may call the API from a browser (repeatable; env SKILLGRAPH_CORS_ORIGIN, comma-separated; none by default)")
 	return func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		c.finish()
 		url := c.storeURL(graph.DefaultStore)
@@ -56,7 +61,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
-		log := slog.New(slog.NewTextHandler(stderr, nil))
+		log := newLogger(stderr, string(c.logFormat))
 		if *readOnly {
 			// A replica never creates its store (issue 23.3).
 			if err := storeExists(url); err != nil {
@@ -94,6 +99,12 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			defer files.Close()
 			cfg.Files = files
 			cfg.Diff = revisionDiffer(corpora, c.maxSize, func() []sarifCorpus { return c.found })
+		}
+		for _, o := range origins {
+			if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+				return usageError{"serve", fmt.Sprintf("--cors-origin %q: an origin is scheme://host[:port] (or *)", o)}
+			}
+			cfg.CORSOrigins = append(cfg.CORSOrigins, strings.TrimSuffix(o, "/"))
 		}
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {

@@ -36,7 +36,10 @@ var yamlModeline = regexp.MustCompile(`(?m)^# yaml-language-server: \$schema=(\S
 // JSON, the yaml-language-server line in YAML), the parser takes that key
 // without a tool-unknown-field finding, and the schema's verdict agrees
 // with the parser's: a file is schema-invalid exactly when skillgraph
-// reports tool-invalid in it.
+// reports tool-invalid or tool-unknown-field in it (the schema is closed,
+// so an editor flags a typo'd key the parser keeps with a warning). A
+// YAML file's yaml-language-server line is its first line: the language
+// server reads it nowhere else (issue 25.3).
 func TestExampleToolFilesNameTheirSchema(t *testing.T) {
 	root := "../../examples/harness/tools"
 	c := jsonschema.NewCompiler()
@@ -83,10 +86,15 @@ func TestExampleToolFilesNameTheirSchema(t *testing.T) {
 				if fd.Code == record.CodeToolUnknownField && strings.Contains(fd.Message, "$schema") {
 					t.Errorf("the parser reports $schema: %s", fd.Message)
 				}
-				invalid = invalid || fd.Code == record.CodeToolInvalid
+				invalid = invalid || fd.Code == record.CodeToolInvalid || fd.Code == record.CodeToolUnknownField
+			}
+			if !strings.HasSuffix(p, ".json") {
+				if first, _, _ := strings.Cut(string(data), "\n"); !yamlModeline.MatchString(first) {
+					t.Errorf("the first line is %q, not the yaml-language-server line", first)
+				}
 			}
 			if valid == invalid {
-				t.Errorf("schema says valid=%v, the parser reports tool-invalid=%v", valid, invalid)
+				t.Errorf("schema says valid=%v, the parser reports tool-invalid or tool-unknown-field=%v", valid, invalid)
 			}
 		})
 	}

@@ -67,6 +67,7 @@ type schemaIssue struct {
 	loc     []string
 	msg     string
 	missing []string // the required properties absent, for a "missing" issue
+	extra   bool     // an additionalProperties failure: keys the schema does not list
 }
 
 // validate checks one Tool node against the schema and reports tool-invalid
@@ -97,6 +98,12 @@ func (f *fileParser) validate(n *yaml.Node, base, subject string) {
 	for _, is := range issues {
 		if f.onlyDynamicMissing(is) {
 			continue // tool-module-dynamic says the value exists but is not known
+		}
+		if is.extra && reportsUnknown(is.loc) {
+			// The schema is closed for editors (issue 25.3); SPEC §2.2 keeps
+			// an unknown field as data with a tool-unknown-field warning,
+			// which unknownFields reports at the key's own line.
+			continue
 		}
 		p := pointerPath(base, is.loc)
 		key := p + "\x00" + is.msg
@@ -150,12 +157,34 @@ func collect(e *jsonschema.ValidationError, out *[]schemaIssue) {
 		if r, ok := e.ErrorKind.(*kind.Required); ok {
 			is.missing = r.Missing
 		}
+		_, is.extra = e.ErrorKind.(*kind.AdditionalProperties)
 		*out = append(*out, is)
 		return
 	}
 	for _, c := range e.Causes {
 		collect(c, out)
 	}
+}
+
+// reportsUnknown reports whether unknownFields checks the keys of the
+// object at loc (a path inside one Tool): a field of toolShape that is not
+// open. An open one (an input's arg) is the schema's to check.
+func reportsUnknown(loc []string) bool {
+	cur := toolShape
+	for _, tok := range loc {
+		if cur == nil {
+			return false
+		}
+		if _, err := strconv.Atoi(tok); err == nil && cur.list {
+			continue // an item of a list of such objects
+		}
+		next, ok := cur.fields[tok]
+		if !ok {
+			return false
+		}
+		cur = next
+	}
+	return cur != nil && !cur.open
 }
 
 // kindString renders one error kind with the library's default wording.

@@ -346,3 +346,47 @@ func TestDuplicateIDInOneFile(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedSchemaUnknownKeysStayWarnings (issue 25.3): the Tool schema is
+// closed so editors flag a typo'd key, but the parser keeps SPEC §2.2's
+// rule: an unknown key is a tool-unknown-field warning at its line, never
+// tool-invalid; an input's arg stays the schema's to check (exactly one of
+// flag, positional, stdin).
+func TestClosedSchemaUnknownKeysStayWarnings(t *testing.T) {
+	base := "id: t\ntitle: T\ndescription: D.\nsatisfies: [s]\ninstall: {none: true}\ninvoke: {shell: [t]}\n"
+	tests := []struct {
+		name, extra  string
+		unknown      int
+		invalid      bool
+		invalidMatch string
+	}{
+		{"top-level typo", "titel: T\n", 1, false, ""},
+		{"in an input port", "io:\n  inputs:\n    - {name: a, type: Text, required: true, descripton: x}\n", 1, false, ""},
+		{"in a remedy", "remedies:\n  - {host: h, none: true, hots: x}\n", 1, false, ""},
+		{"in a render", "io:\n  outputs:\n    - {name: o, type: Text, render: {as: text, resaon: x}}\n", 1, false, ""},
+		{"in arg: the schema's", "io:\n  inputs:\n    - {name: a, type: Slug, required: true, arg: {flag: --a, flg: x}}\n", 0, true, "arg"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse("tools/t.yaml", []byte(base+tc.extra), vocab.Default(""))
+			unknown, invalid := 0, false
+			for _, fd := range f.Findings {
+				switch fd.Code {
+				case record.CodeToolUnknownField:
+					unknown++
+				case record.CodeToolInvalid:
+					invalid = true
+					if !strings.Contains(fd.Message, tc.invalidMatch) {
+						t.Errorf("tool-invalid %q does not name %q", fd.Message, tc.invalidMatch)
+					}
+					if !tc.invalid {
+						t.Errorf("unexpected tool-invalid: %s", fd.Message)
+					}
+				}
+			}
+			if unknown != tc.unknown || invalid != tc.invalid {
+				t.Errorf("tool-unknown-field %d (want %d), tool-invalid %v (want %v): %+v", unknown, tc.unknown, invalid, tc.invalid, f.Findings)
+			}
+		})
+	}
+}

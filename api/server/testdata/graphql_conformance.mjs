@@ -7,7 +7,7 @@
 //
 //   node graphql_conformance.mjs URL SCHEMA_FILE QUERIES_JSON
 //
-// Prints one JSON object: {printed, invalid: [{query, errors}], audits:
+// Prints one JSON object: {introspectionStatus, schemaKeys, typeKeys, printed, invalid: [{query, errors}], audits:
 // [{id, name, status, reason}]}.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,7 +20,17 @@ const { auditServer } = require("graphql-http");
 const res = await fetch(url, {
   method: "POST",
   headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
-  body: JSON.stringify({ query: graphql.getIntrospectionQuery() }),
+  // Every option of the current spec's introspection (issue 25.5).
+  body: JSON.stringify({
+    query: graphql.getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    }),
+  }),
 });
 const body = await res.json();
 if (body.errors || !body.data) {
@@ -28,6 +38,9 @@ if (body.errors || !body.data) {
   process.exit(0);
 }
 const schema = graphql.buildClientSchema(body.data);
+// Keys in selection order (spec §7.2.2), as JSON.parse keeps them.
+const schemaKeys = Object.keys(body.data.__schema);
+const typeKeys = Object.keys(body.data.__schema.types[0]);
 // Both sides are sorted and printed by graphql-js, so the comparison is
 // of schemas, not of two printers' layouts or of type map order.
 const printed = graphql.printSchema(graphql.lexicographicSortSchema(schema));
@@ -43,4 +56,4 @@ for (const q of JSON.parse(readFileSync(queriesFile, "utf8"))) {
   if (errors.length) invalid.push({ query: q, errors });
 }
 const audits = (await auditServer({ url })).map((r) => ({ id: r.id, name: r.name, status: r.status, reason: r.reason }));
-console.log(JSON.stringify({ introspectionStatus: res.status, printed, committed, invalid, audits }));
+console.log(JSON.stringify({ introspectionStatus: res.status, schemaKeys, typeKeys, printed, committed, invalid, audits }));

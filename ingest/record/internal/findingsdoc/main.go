@@ -31,7 +31,7 @@ const intro = `# Finding codes
 (ingest/record/codes.go). Do not edit: change the registry and run
 go generate ./ingest/record. -->
 
-Every problem skillgraph finds in a corpus is a **finding**: ` + "`{code, severity, message, file, line, subject}`" + `. ` + "`skillgraph check --corpus DIR --format json`" + ` prints them (SPEC §9); ` + "`file`" + ` is relative to the corpus root and ` + "`line`" + ` is 1-based (1 for a whole-file problem). ` + "`check`" + ` exits 1 when a finding is at or above ` + "`--fail-on`" + ` (default ` + "`error`" + `).
+Every problem skillgraph finds in a corpus is a **finding**: ` + "`{code, severity, message, file, line, subject}`" + `. ` + "`skillgraph check --corpus DIR --format json`" + ` prints them (SPEC §9); ` + "`file`" + ` is relative to the ` + "`--corpus`" + ` folder (a workspace's instance subfolder included), ` + "`path`" + ` to the working directory (what text prints), and ` + "`line`" + ` is 1-based (1 for a whole-file problem). ` + "`check`" + ` exits 1 when a finding is at or above ` + "`--fail-on`" + ` (default ` + "`error`" + `).
 
 **Codes are stable** (SPEC §9): dashboards, CI jobs and the acceptance kit match on them, so a code is never renamed or reused without a deprecation period. Messages are for people and may be reworded.
 
