@@ -48,6 +48,10 @@ type Findings struct {
 	Warning int            `json:"warning"`
 	Info    int            `json:"info"`
 	ByCode  map[string]int `json:"byCode"`
+	// Other counts the findings of codes left out of ByCode: a stored
+	// Record keeps only the most frequent codes (see Bounded); 0 in the
+	// tallies of a snapshot, which name every code.
+	Other int `json:"otherCodes,omitempty"`
 }
 
 // Reachability counts what the dispatch graph reaches.
