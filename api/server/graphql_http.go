@@ -162,6 +162,7 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
 	defer cancel()
 	ctx = api.WithFiles(api.WithViewer(ctx, viewer), h.cfg.Files)
+	ctx = api.WithHistory(ctx, h.svc)
 	mutation := doc.IsMutation(req.OperationName)
 	if mutation {
 		if r.Method != http.MethodPost {

@@ -39,6 +39,7 @@ type Service struct {
 	snap     atomic.Pointer[queries.Snapshot]
 	ingestMu sync.Mutex // one ingest or triage write at a time
 	ingested atomic.Int64
+	recorded atomic.Int64 // the last version whose tallies this service recorded (tallies.go)
 
 	// served is set once the snapshot answers for the corpora this
 	// service was given (SPEC §6.4 /readyz): after their first ingest, or
@@ -364,6 +365,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 			s.markServed()
 		}
 	}
+	s.recordTallies(ctx, res.Version)
 	return res, nil
 }
 
@@ -560,6 +562,7 @@ func (s *Service) RecordTriage(ctx context.Context, skill, verdict, note string)
 		return 0, err
 	}
 	s.advance(ctx, change, v)
+	s.recordTallies(ctx, v)
 	return v, nil
 }
 

@@ -135,7 +135,11 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 			return nil, err
 		}
 	}
-	return queries.Build(ctx, st)
+	snap, err := queries.Build(ctx, st)
+	if err == nil && len(c.corpora) > 0 {
+		recordTallies(ctx, st, snap, c.corpora[0], stderr)
+	}
+	return snap, err
 }
 
 // progressBar shows a bar when stderr is a terminal.

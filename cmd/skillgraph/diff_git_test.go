@@ -11,8 +11,9 @@ import (
 
 // TestDiffBaseRevision: `diff --base REV` says exactly what `diff --base`
 // a checkout of REV says, on every case of the diff tests (the same Tool
-// removed, a renamed Tool file, a base without the corpus, each format and
-// --fail-on), and a --base that is neither a folder nor a revision is exit 2.
+// removed, a renamed Tool file, a base without the corpus, a broken
+// contract, a lost entry point, a change for the better, each format,
+// --fail-on and --findings), and a --base that is neither a folder nor a revision is exit 2.
 func TestDiffBaseRevision(t *testing.T) {
 	repo := gittest.Init(t, filepath.Join(t.TempDir(), "repo"))
 	corpus := filepath.Join(repo.Dir, "harness")
@@ -33,6 +34,24 @@ func TestDiffBaseRevision(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	edit := func(rel, old, new string) func(string) {
+		return func(string) {
+			p := filepath.Join(corpus, filepath.FromSlash(rel))
+			data, err := os.ReadFile(p)
+			if err != nil || !strings.Contains(string(data), old) {
+				t.Fatalf("%s lacks %q (%v)", rel, old, err)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The kinds of change queries/diff's own cases make: a contract that
+	// breaks (new findings, a contradiction), an entry point lost (Tools
+	// and skills no longer reached).
+	rev["contract"] = repo.Commit("a contract broken", edit("tools/translation.yaml",
+		"{name: path, type: RepoPath, required: true, arg: {flag: --page}}", "{name: page, type: RepoPath, required: true, arg: {flag: --page}}"))
+	rev["entry"] = repo.Commit("an entry point removed", edit("harness.json", `"tools": ["site-preview"],`, ``))
 	// The worktree form of each revision: a checkout in a folder named as
 	// the corpus is, as `git worktree add` gives.
 	worktree := func(name string) string {
@@ -62,6 +81,12 @@ func TestDiffBaseRevision(t *testing.T) {
 		{"a renamed Tool file", "removed", "renamed", nil, 0, "Moved findings ("},
 		{"a renamed Tool file, json", "removed", "renamed", []string{"--format", "json"}, 0, `"movedFindings"`},
 		{"a base without the corpus", "before", "renamed", []string{"--format", "json"}, 1, `"addedSkills"`},
+		{"a broken contract", "renamed", "contract", nil, 1, "New findings ("},
+		{"a broken contract, json", "renamed", "contract", []string{"--format", "json"}, 1, `"contract-required-missing"`},
+		{"an entry point removed", "contract", "entry", nil, 1, "newly unreachable"},
+		{"an entry point removed, markdown", "contract", "entry", []string{"--format", "markdown"}, 1, "unreachable"},
+		{"back to the example (better, and the Tool's findings back)", "entry", "example", []string{"--format", "json"}, 1, `"nowReachableTools": [`},
+		{"--findings warning", "renamed", "contract", []string{"--findings", "warning", "--fail-on", "findings"}, 1, "New findings ("},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			head := corpus
@@ -79,9 +104,14 @@ func TestDiffBaseRevision(t *testing.T) {
 			}
 		})
 	}
-	// Revisions by name resolve too (a branch, HEAD~N).
-	if out, errs, code := runCLI(t, "diff", "--base", "HEAD~1", "--corpus", corpus); code != 0 || !strings.Contains(out, "Moved findings (") {
-		t.Errorf("--base HEAD~1: exit %d, %s\n%s", code, errs, out)
+	// Revisions by name resolve too (a branch, HEAD~N): HEAD~3 is the
+	// Tool removed, the work tree the Tool file renamed.
+	if err := os.RemoveAll(corpus); err != nil {
+		t.Fatal(err)
+	}
+	repo.Checkout(rev["renamed"], "harness", corpus)
+	if out, errs, code := runCLI(t, "diff", "--base", "HEAD~3", "--corpus", corpus); code != 0 || !strings.Contains(out, "Moved findings (") {
+		t.Errorf("--base HEAD~3: exit %d, %s\n%s", code, errs, out)
 	}
 	for _, bad := range [][]string{
 		{"diff", "--base", "no-such-rev", "--corpus", corpus},

@@ -24,7 +24,8 @@ var historyCommand = &command{
 		"numbers `coverage --format json` and `check --format json` give on a checkout of it; each commit re-reads only the files it changed. " +
 		"--since takes a revision (its commit is the first considered) or a date (YYYY-MM-DD or RFC 3339, by committer time); " +
 		"--every N keeps the first, every Nth and the last of those commits. " +
-		"json is one object per commit with the tallies; csv one row per commit, finding codes as code=count;….",
+		"json is one object per commit with the tallies and, from the second on, its changes since the one before: the report " +
+		"`diff --format json` gives between the two (skills newly uncovered, Tools newly unreachable, new and fixed findings …, and the worse categories); csv one row per commit, finding codes as code=count;….",
 	values: map[string][]string{"format": {"text", "json", "csv"}},
 	setup:  setupHistory,
 }
@@ -53,7 +54,7 @@ func setupHistory(fs *flag.FlagSet) runFunc {
 		default:
 			return usageError{"history", fmt.Sprintf("--format must be text, json or csv, not %q", *format)}
 		}
-		opt := history.Options{Since: *since, Until: *until, Every: *every, MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+		opt := history.Options{Since: *since, Until: *until, Every: *every, Changes: *format == "json", MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
 		var out pointWriter
 		switch *format {
 		case "json":

@@ -295,3 +295,63 @@ func TestHistoryRangesAndFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryChangesEqualDiff: `history --format json` gives, at each point
+// after the first, the change list `diff --format json` gives between
+// checkouts of the previous point's commit and this one's (its "failing"
+// aside, which depends on --fail-on): which skills became uncovered,
+// which Tools lost reachability, new and fixed findings; the first point
+// has none, and text and csv compute none.
+func TestHistoryChangesEqualDiff(t *testing.T) {
+	repo, corpus, _, _ := historyRepo(t)
+	out, errs, code := runCLI(t, "history", "--corpus", corpus, "--format", "json")
+	if code != 0 {
+		t.Fatalf("history: exit %d, %s", code, errs)
+	}
+	var points []struct {
+		Commit  string
+		Subject string
+		Changes map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &points); err != nil {
+		t.Fatal(err)
+	}
+	if len(points) < 3 || points[0].Changes != nil {
+		t.Fatalf("%d points, the first with changes %v", len(points), points[0].Changes)
+	}
+	checkout := func(hash string) string {
+		dir := filepath.Join(t.TempDir(), "harness") // the folder name is the instance name
+		if !repo.Checkout(hash, "corpora/harness", dir) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	someChange := false
+	for i := 1; i < len(points); i++ {
+		p := points[i]
+		got, errs, code := runCLI(t, "diff", "--base", checkout(points[i-1].Commit), "--corpus", checkout(p.Commit), "--format", "json")
+		if code > 1 {
+			t.Fatalf("%s: diff: exit %d, %s", p.Subject, code, errs)
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(got), &want); err != nil {
+			t.Fatal(err)
+		}
+		delete(want, "failing")
+		if !reflect.DeepEqual(p.Changes, want) {
+			a, _ := json.MarshalIndent(p.Changes, "", " ")
+			t.Errorf("%s: history's changes\n%s\ndiff says\n%s", p.Subject, a, got)
+		}
+		if n, _ := p.Changes["newlyUnreachableTools"].([]any); len(n) > 0 {
+			someChange = true
+		}
+	}
+	if !someChange {
+		t.Error("no point lost a Tool's reachability: the test compares empty lists only")
+	}
+	if out, _, _ := runCLI(t, "history", "--corpus", corpus, "--format", "csv"); strings.Contains(out, "newlyUncovered") {
+		t.Error("csv carries a change list")
+	}
+}

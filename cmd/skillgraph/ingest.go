@@ -40,6 +40,7 @@ func setupIngest(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		recordIngest(ctx, st, res.Version, c.corpora[0], stderr)
 		fmt.Fprintf(stdout, "ingested %d files into %s: %d changed, %d unchanged, %d removed, %d quads written; graph version %d (%s)\n",
 			res.Files, url, res.Changed, res.Skipped, res.Removed, res.Quads, res.Version, res.Duration.Round(1e6))
 		return nil

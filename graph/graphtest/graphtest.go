@@ -5,7 +5,8 @@
 // version counter, atomic apply (readers never see two versions, a write
 // failed or cancelled half-way leaves the previous one), checkpoint (equal
 // to a full read, a kill while it is written, damaged or stale blocks not
-// used), stamps, sources and digests, and concurrent writers.
+// used), stamps, sources and digests, concurrent writers, and the tally
+// records kept per version.
 package graphtest
 
 import (
@@ -88,6 +89,7 @@ func RunSuite(t *testing.T, h Harness) {
 		{"Stamps", testStamps},
 		{"SourcesOf", testSourcesOf},
 		{"HasDigest", testHasDigest},
+		{"Tallies", testTallies},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, h) })
 	}

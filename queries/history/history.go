@@ -20,6 +20,7 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/gitsource"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/diff"
 )
 
 // Tallies are the headline numbers of one graph version: fixed in size but
@@ -48,6 +49,10 @@ type Findings struct {
 	Warning int            `json:"warning"`
 	Info    int            `json:"info"`
 	ByCode  map[string]int `json:"byCode"`
+	// Other counts the findings of codes left out of ByCode: a stored
+	// Record keeps only the most frequent codes (see Bounded); 0 in the
+	// tallies of a snapshot, which name every code.
+	Other int `json:"otherCodes,omitempty"`
 }
 
 // Reachability counts what the dispatch graph reaches.
@@ -145,6 +150,19 @@ type Point struct {
 	// the commits since the last point) wrote or removed.
 	Files   int     `json:"files"`
 	Tallies Tallies `json:"tallies"`
+	// Changes is what changed since the previous point, with Options.Changes
+	// (nil for the first point).
+	Changes *Changes `json:"changes,omitempty"`
+}
+
+// Changes is the change list between two points: the report `diff`
+// gives with the earlier point's files as --base and the later's as
+// --corpus (which skills became uncovered, which Tools lost reachability,
+// new and fixed findings …), and the categories it counts as worse (at
+// `diff`'s default --findings error).
+type Changes struct {
+	*diff.Report
+	Worse []diff.Category `json:"worse"`
 }
 
 // Options choose the commits and tune the ingests.
@@ -156,7 +174,10 @@ type Options struct {
 	Until string
 	// Every keeps one point in N of the commits that touched the corpus
 	// (the first, then each Nth, and always the last); 0 or 1: all.
-	Every       int
+	Every int
+	// Changes computes each point's change list since the point before
+	// (Point.Changes): a diff of the two snapshots per point.
+	Changes     bool
 	MaxFileSize int64
 	Logger      *slog.Logger
 }
@@ -288,8 +309,10 @@ func (w *walker) at(ctx context.Context, c gitsource.Commit) (Point, error) {
 	p := Point{Commit: c.Hash, Time: c.Time, Subject: c.Subject, Files: len(changed)}
 	if w.snap != nil && len(changed) == 0 {
 		p.Tallies = Of(w.snap)
+		w.changes(&p, w.snap)
 		return p, nil
 	}
+	prev := w.snap // immutable: still the previous point's after the update
 	opt := ingest.Options{MaxFileSize: w.opt.MaxFileSize, Logger: w.opt.Logger, Discovery: w.disc}
 	if w.snap != nil {
 		opt.Only = changed
@@ -319,7 +342,22 @@ func (w *walker) at(ctx context.Context, c gitsource.Commit) (Point, error) {
 		}
 	}
 	p.Tallies = Of(w.snap)
+	w.changes(&p, prev)
 	return p, nil
+}
+
+// changes sets p's change list from prev, the previous point's snapshot,
+// to the current one, when asked for and there is a previous point.
+func (w *walker) changes(p *Point, prev *queries.Snapshot) {
+	if !w.opt.Changes || prev == nil {
+		return
+	}
+	r := diff.Compare(prev, w.snap, diff.Options{})
+	worse := r.Worse(record.Error)
+	if worse == nil {
+		worse = []diff.Category{}
+	}
+	p.Changes = &Changes{Report: r, Worse: worse}
 }
 
 // dropInstances removes the graphs of the instances the previous ingest

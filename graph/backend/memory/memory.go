@@ -30,7 +30,8 @@ func init() {
 // store is a memory store. graph.Store's lock covers every call.
 type store struct {
 	backend.Cayley
-	stamps map[string][]byte // the graphs' stamps (see backend.Stamper)
+	stamps map[string][]byte             // the graphs' stamps (see backend.Stamper)
+	talls  map[int64]backend.TallyRecord // tally records by version (see backend.TallyKeeper)
 }
 
 // Read is backend.Backend.Read: the version and every quad under the lock.

@@ -155,7 +155,7 @@ func initSchema(ctx context.Context, db *sql.DB, dsn string) error {
 	if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, sqlCheckpointSchema)
+	_, err = conn.ExecContext(ctx, sqlCheckpointSchema+";\n"+sqlTallySchema)
 	return err
 }
 

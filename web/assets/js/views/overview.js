@@ -6,6 +6,7 @@ import { empty, h, link, n, pct, plural, section, skillLink, svgEl } from "../do
 import { TIER_INFO } from "../labels.js";
 import { ingestedLine, profilePicker } from "../parts.js";
 import { state } from "../state.js";
+import { trendSection } from "../trend.js";
 
 export const OVERVIEW = `query Overview($profile: String) {
   graphVersion ingestedAt
@@ -91,6 +92,8 @@ export async function viewOverview(params) {
     h("p", { class: "next" }, counts.C > 0
       ? [h("strong", null, "Read next: "), plural(counts.C, "tier-C skill") + " need a human read. ", link("#/queue?tier=C", "Open the tier-C queue →", { class: "btn primary" })]
       : ["No tier-C skill is waiting for a read. ", link("#/queue", "Open the queue →")])));
+
+  root.append(trendSection());
 
   const sev = h("ul", { class: "sev-tally", "aria-label": "Findings by severity" });
   for (const s of ["error", "warning", "info"]) {

@@ -1,0 +1,315 @@
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphql-go/graphql"
+
+	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/history"
+)
+
+// HistoryReader reads the tally records the store keeps per committed
+// graph version. The server implements it; api only shows them.
+type HistoryReader interface {
+	// History returns the records of the versions up to snap's, oldest
+	// first, ending with snap's own (computed from snap when the store has
+	// no record of it yet: a replica ahead of the writer's record, or the
+	// moment between a commit and its record).
+	History(ctx context.Context, snap *queries.Snapshot) ([]history.Version, error)
+}
+
+type historyKey struct{}
+
+// WithHistory returns a context whose history and trend fields read r.
+// Without one they answer the snapshot's own version alone.
+func WithHistory(ctx context.Context, r HistoryReader) context.Context {
+	return context.WithValue(ctx, historyKey{}, r)
+}
+
+// versionsOf reads the history for a resolver, narrowed to since.
+func versionsOf(p graphql.ResolveParams) ([]history.Version, error) {
+	s := snap(p)
+	var all []history.Version
+	if r, ok := p.Context.Value(historyKey{}).(HistoryReader); ok {
+		var err error
+		if all, err = r.History(p.Context, s); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+	} else {
+		all = []history.Version{{Version: s.Version, Record: history.Record{Tallies: history.Of(s)}}}
+	}
+	since, ok := p.Args["since"].(string)
+	if !ok || since == "" {
+		return all, nil
+	}
+	t, err := parseSince(since)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(slices.Clone(all), func(v history.Version) bool { return v.At.Before(t) }), nil
+}
+
+// parseSince reads a since argument: a date or an RFC 3339 time.
+func parseSince(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("since %q: want a date (2026-12-01) or an RFC 3339 time", s)
+}
+
+// A history cursor names a version, not an offset: a page read while new
+// versions are recorded (or old ones pruned) goes on where it stopped.
+func versionCursor(v int64) string {
+	return base64.StdEncoding.EncodeToString([]byte("v:" + strconv.FormatInt(v, 10)))
+}
+
+func decodeVersionCursor(c string) (int64, error) {
+	b, err := base64.StdEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), "v:") {
+		return 0, errors.New("invalid history cursor")
+	}
+	v, err := strconv.ParseInt(string(b[2:]), 10, 64)
+	if err != nil || v < 0 {
+		return 0, errors.New("invalid history cursor")
+	}
+	return v, nil
+}
+
+// historyField is Query.history: the versions as a Relay connection,
+// oldest first.
+func historyField(point *graphql.Object) *graphql.Field {
+	edge := graphql.NewObject(graphql.ObjectConfig{Name: "GraphVersionEdge", Fields: graphql.Fields{
+		"node":   {Type: nn(point)},
+		"cursor": {Type: nn(graphql.String)},
+	}})
+	conn := graphql.NewObject(graphql.ObjectConfig{Name: "GraphVersionConnection", Fields: graphql.Fields{
+		"totalCount": {Type: nn(graphql.Int), Description: "versions since the since argument"},
+		"edges":      {Type: list(edge)},
+		"nodes":      {Type: list(point)},
+		"pageInfo":   {Type: nn(pageInfoType)},
+	}})
+	return &graphql.Field{
+		Type: nn(conn),
+		Description: "The committed graph versions the store keeps tallies of (pruned as docs/decisions.md says: every version of the last 7 days, " +
+			"then one a day), oldest first; the last is the version served.",
+		Args: graphql.FieldConfigArgument{
+			"first": {Type: graphql.Int, Description: "at most this many versions (default 50, at most 500)"},
+			"after": {Type: graphql.String, Description: "versions after this cursor"},
+			"since": {Type: graphql.String, Description: "versions recorded at or after this date or RFC 3339 time"},
+		},
+		Resolve: func(p graphql.ResolveParams) (any, error) {
+			all, err := versionsOf(p)
+			if err != nil {
+				return nil, err
+			}
+			first, err := pageSize(p.Args, "first")
+			if err != nil {
+				return nil, err
+			}
+			if first < 0 {
+				first = defaultPage
+			}
+			start := 0
+			if a, ok := p.Args["after"].(string); ok && a != "" {
+				v, err := decodeVersionCursor(a)
+				if err != nil {
+					return nil, err
+				}
+				start = len(all)
+				if i, found := slices.BinarySearchFunc(all, v, func(x history.Version, v int64) int { return int(x.Version - v) }); found {
+					start = i + 1
+				} else {
+					start = i
+				}
+			}
+			end := min(len(all), start+first)
+			edges := make([]map[string]any, 0, end-start)
+			for _, v := range all[start:end] {
+				edges = append(edges, map[string]any{"node": v, "cursor": versionCursor(v.Version)})
+			}
+			pi := map[string]any{"hasNextPage": end < len(all), "hasPreviousPage": start > 0, "startCursor": nil, "endCursor": nil}
+			if end > start {
+				pi["startCursor"] = versionCursor(all[start].Version)
+				pi["endCursor"] = versionCursor(all[end-1].Version)
+			}
+			return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
+		},
+	}
+}
+
+// trendMetrics are the series trend draws, by enum name: each reads one
+// number of a version's tallies.
+var trendMetrics = []struct {
+	name, desc string
+	of         func(t history.Tallies) float64
+}{
+	{"COVERAGE", "covered skills as a share of all skills, 0 to 1 (0 without skills)", func(t history.Tallies) float64 {
+		if t.Coverage.Total == 0 {
+			return 0
+		}
+		return float64(t.Coverage.Covered) / float64(t.Coverage.Total)
+	}},
+	{"SKILLS", "skills", func(t history.Tallies) float64 { return float64(t.Coverage.Total) }},
+	{"COVERED", "covered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Covered) }},
+	{"UNCOVERED", "uncovered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Uncovered) }},
+	{"CONTRADICTED", "contradicted skills", func(t history.Tallies) float64 { return float64(t.Coverage.Contradicted) }},
+	{"FINDINGS", "findings of every severity", func(t history.Tallies) float64 {
+		return float64(t.Findings.Error + t.Findings.Warning + t.Findings.Info)
+	}},
+	{"ERRORS", "error findings", func(t history.Tallies) float64 { return float64(t.Findings.Error) }},
+	{"WARNINGS", "warning findings", func(t history.Tallies) float64 { return float64(t.Findings.Warning) }},
+	{"INFOS", "info findings", func(t history.Tallies) float64 { return float64(t.Findings.Info) }},
+	{"TOOLS", "Tools", func(t history.Tallies) float64 { return float64(t.Reachability.Tools) }},
+	{"REACHABLE_SKILLS", "skills the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableSkills) }},
+	{"REACHABLE_TOOLS", "Tools the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableTools) }},
+	{"UNREACHABLE_TOOLS", "Tools nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.UnreachableTools) }},
+	{"COVERED_NOT_REACHABLE", "covered skills nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.CoveredNotReachable) }},
+	{"MISSING_SELECTION", "alternative groups without a selection", func(t history.Tallies) float64 { return float64(t.Alternatives.MissingSelection) }},
+	{"WORKFLOW_GAPS", "process steps nothing performs", func(t history.Tallies) float64 { return float64(t.Workflows.Gap) }},
+}
+
+// trendField is Query.trend: one metric per version, oldest first.
+func trendField() *graphql.Field {
+	values := graphql.EnumValueConfigMap{}
+	for i, m := range trendMetrics {
+		values[m.name] = &graphql.EnumValueConfig{Value: i, Description: m.desc}
+	}
+	metric := graphql.NewEnum(graphql.EnumConfig{Name: "TrendMetric", Description: "a number of a version's tallies", Values: values})
+	point := graphql.NewObject(graphql.ObjectConfig{Name: "TrendPoint", Fields: graphql.Fields{
+		"version": field[trendPoint](nn(graphql.Int), "", func(p trendPoint) any { return int(p.v.Version) }),
+		"time":    field[trendPoint](graphql.String, "when the version was recorded (RFC 3339)", func(p trendPoint) any { return rfc3339(p.v.At) }),
+		"commit":  field[trendPoint](graphql.String, "the corpus's git commit, if known", func(p trendPoint) any { return optString(p.v.Commit) }),
+		"value":   field[trendPoint](nn(graphql.Float), "", func(p trendPoint) any { return p.value }),
+	}})
+	return &graphql.Field{
+		Type:        list(point),
+		Description: "One number of the tallies at each version history lists, oldest first (at most 500 points: the newest).",
+		Args: graphql.FieldConfigArgument{
+			"metric": {Type: nn(metric)},
+			"since":  {Type: graphql.String, Description: "versions recorded at or after this date or RFC 3339 time"},
+		},
+		Resolve: func(p graphql.ResolveParams) (any, error) {
+			all, err := versionsOf(p)
+			if err != nil {
+				return nil, err
+			}
+			m, ok := p.Args["metric"].(int)
+			if !ok || m < 0 || m >= len(trendMetrics) {
+				return nil, errors.New("trend: unknown metric")
+			}
+			all = all[max(0, len(all)-MaxPage):]
+			out := make([]trendPoint, len(all))
+			for i, v := range all {
+				out[i] = trendPoint{v: v, value: trendMetrics[m].of(v.Tallies)}
+			}
+			return out, nil
+		},
+	}
+}
+
+// trendPoint is one point of a trend.
+type trendPoint struct {
+	v     history.Version
+	value float64
+}
+
+func rfc3339(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func optString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// count is one named count (a tier, a finding code).
+type count struct {
+	name string
+	n    int
+}
+
+// graphVersionType is GraphVersion with the Tallies types under it.
+func graphVersionType() *graphql.Object {
+	countType := graphql.NewObject(graphql.ObjectConfig{Name: "TallyCount", Description: "a count of one tier or finding code", Fields: graphql.Fields{
+		"name":  field[count](nn(graphql.String), "", func(c count) any { return c.name }),
+		"count": field[count](nn(graphql.Int), "", func(c count) any { return c.n }),
+	}})
+	ints := func(name, desc string, of func(history.Tallies) map[string]int, order []string) *graphql.Object {
+		fs := graphql.Fields{}
+		for _, k := range order {
+			fs[k] = field[history.Tallies](nn(graphql.Int), "", func(t history.Tallies) any { return of(t)[k] })
+		}
+		return graphql.NewObject(graphql.ObjectConfig{Name: name, Description: desc, Fields: fs})
+	}
+	coverage := ints("CoverageTallies", "skill coverage", func(t history.Tallies) map[string]int {
+		c := t.Coverage
+		return map[string]int{"total": c.Total, "covered": c.Covered, "contradicted": c.Contradicted, "uncovered": c.Uncovered}
+	}, []string{"total", "covered", "contradicted", "uncovered"})
+	coverage.AddFieldConfig("tiers", field[history.Tallies](list(countType), "the uncovered skills per tier, A, B, C, D in order", func(t history.Tallies) any {
+		var out []count
+		for _, tier := range []string{"A", "B", "C", "D"} {
+			out = append(out, count{tier, t.Coverage.Tiers[tier]})
+		}
+		return out
+	}))
+	findings := ints("FindingTallies", "findings per severity", func(t history.Tallies) map[string]int {
+		f := t.Findings
+		return map[string]int{"error": f.Error, "warning": f.Warning, "info": f.Info, "otherCodes": f.Other}
+	}, []string{"error", "warning", "info", "otherCodes"})
+	findings.AddFieldConfig("byCode", field[history.Tallies](list(countType),
+		"the most frequent codes (a stored version keeps 16; the findings of the rest are otherCodes), most frequent first", func(t history.Tallies) any {
+			var out []count
+			for _, c := range t.Codes() {
+				out = append(out, count{c, t.Findings.ByCode[c]})
+			}
+			slices.SortStableFunc(out, func(a, b count) int { return b.n - a.n })
+			return out
+		}))
+	reach := ints("ReachabilityTallies", "what the dispatch graph reaches", func(t history.Tallies) map[string]int {
+		r := t.Reachability
+		return map[string]int{"roots": r.Roots, "skills": r.Skills, "reachableSkills": r.ReachableSkills, "coveredNotReachable": r.CoveredNotReachable,
+			"tools": r.Tools, "reachableTools": r.ReachableTools, "unreachableTools": r.UnreachableTools, "unreachableProcesses": r.UnreachableProcesses}
+	}, []string{"roots", "skills", "reachableSkills", "coveredNotReachable", "tools", "reachableTools", "unreachableTools", "unreachableProcesses"})
+	alts := ints("AlternativeTallies", "substitutable-Tool groups", func(t history.Tallies) map[string]int {
+		return map[string]int{"groups": t.Alternatives.Groups, "missingSelection": t.Alternatives.MissingSelection}
+	}, []string{"groups", "missingSelection"})
+	flows := ints("WorkflowTallies", "the workflow coverage of every process, summed", func(t history.Tallies) map[string]int {
+		w := t.Workflows
+		return map[string]int{"processes": w.Processes, "complete": w.Complete, "steps": w.Steps, "performed": w.Performed, "manual": w.Manual, "gap": w.Gap}
+	}, []string{"processes", "complete", "steps", "performed", "manual", "gap"})
+	self := func(t history.Tallies) any { return t }
+	tallies := graphql.NewObject(graphql.ObjectConfig{Name: "Tallies", Description: "the headline numbers of one graph version", Fields: graphql.Fields{
+		"coverage":     field[history.Tallies](nn(coverage), "", self),
+		"findings":     field[history.Tallies](nn(findings), "", self),
+		"reachability": field[history.Tallies](nn(reach), "", self),
+		"alternatives": field[history.Tallies](nn(alts), "", self),
+		"workflows":    field[history.Tallies](nn(flows), "", self),
+	}})
+	return graphql.NewObject(graphql.ObjectConfig{Name: "GraphVersion", Description: "one committed graph version and its tallies", Fields: graphql.Fields{
+		"version":    field[history.Version](nn(graphql.Int), "", func(v history.Version) any { return int(v.Version) }),
+		"time":       field[history.Version](graphql.String, "when the version was recorded (RFC 3339)", func(v history.Version) any { return rfc3339(v.At) }),
+		"commit":     field[history.Version](graphql.String, "the corpus's git HEAD when it was ingested, if it is a git work tree", func(v history.Version) any { return optString(v.Commit) }),
+		"commitTime": field[history.Version](graphql.String, "that commit's time (RFC 3339)", func(v history.Version) any { return rfc3339(v.Time) }),
+		"tallies":    field[history.Version](nn(tallies), "", func(v history.Version) any { return v.Tallies }),
+	}})
+}
+
+// historyFields are the Query fields of the stored history.
+func historyFields() graphql.Fields {
+	return graphql.Fields{"history": historyField(graphVersionType()), "trend": trendField()}
+}

@@ -1,0 +1,186 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/api"
+	"github.com/skillgraph/skillgraph/api/server"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
+	"github.com/skillgraph/skillgraph/queries/history"
+)
+
+// TestTalliesPerVersion: every version a serving writer commits (its
+// first ingest, a partial one, a triage decision) gets its record in the
+// store, with the tallies of the snapshot served and the corpus's HEAD
+// commit; an ingest that commits nothing adds none; a restart keeps them
+// and does not rewrite the last one; GraphQL's history pages through
+// them by version cursors and trend draws one metric of each.
+func TestTalliesPerVersion(t *testing.T) {
+	ctx := context.Background()
+	repo := gittest.Init(t, filepath.Join(t.TempDir(), "repo"))
+	corpus := filepath.Join(repo.Dir, "harness")
+	head := repo.Commit("the example", func(string) { gittest.CopyTree(t, "../../examples/harness", corpus) })
+	url := "bbolt:" + filepath.Join(t.TempDir(), "g.db")
+	st, err := graph.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := server.NewService(st, []string{corpus}, ingest.Options{}, nil, nil)
+	if _, err := svc.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var want []history.Tallies // the served snapshot's, per version
+	for _, step := range []struct {
+		name  string
+		run   func() error
+		added bool
+	}{
+		{"the first ingest (answers before durability)", func() error { _, err := svc.IngestEarly(ctx); return err }, true},
+		{"a Tool removed", func() error {
+			if err := os.Remove(filepath.Join(corpus, "tools", "outline-gen.json")); err != nil {
+				return err
+			}
+			_, err := svc.Ingest(ctx)
+			return err
+		}, true},
+		{"a triage decision", func() error {
+			_, err := svc.RecordTriage(ctx, svc.Snapshot().Coverage.Uncovered[0].ID, "judgement", "")
+			return err
+		}, true},
+		{"nothing changed", func() error { _, err := svc.Ingest(ctx); return err }, false},
+	} {
+		if err := step.run(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		snap := svc.Snapshot()
+		if step.added {
+			want = append(want, history.Of(snap).Bounded(history.TopCodes))
+		}
+		got, _, err := history.Stored(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d records, want %d", step.name, len(got), len(want))
+		}
+		last := got[len(got)-1]
+		if last.Version != snap.Version || !reflect.DeepEqual(last.Tallies, want[len(want)-1]) || last.Commit != head {
+			t.Fatalf("%s: last record version %d commit %s\n%+v\nwant version %d commit %s\n%+v", step.name, last.Version, last.Commit, last.Tallies, snap.Version, head, want[len(want)-1])
+		}
+	}
+	if reflect.DeepEqual(want[0], want[1]) {
+		t.Fatal("removing a Tool changed no tally: the test tests nothing")
+	}
+	before, _, _ := history.Stored(ctx, st)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A restart: the records are kept, and the warm start's ingest of an
+	// unchanged corpus writes none.
+	st, err = graph.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc = server.NewService(st, []string{corpus}, ingest.Options{}, nil, nil)
+	if _, err := svc.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after, _, _ := history.Stored(ctx, st); !reflect.DeepEqual(after, before) {
+		t.Fatalf("after a restart:\n%+v\nwant\n%+v", after, before)
+	}
+
+	// GraphQL reads them.
+	schema, err := api.NewSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(q string, out any) {
+		t.Helper()
+		res := schema.Execute(api.WithHistory(ctx, svc), svc.Snapshot(), api.Request{Query: q}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", q, res.Errors)
+		}
+		b, _ := json.Marshal(res.Data)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type page struct {
+		History struct {
+			TotalCount int
+			Edges      []struct {
+				Cursor string
+				Node   struct {
+					Version int64
+					Commit  string
+					Time    string
+					Tallies struct {
+						Coverage     struct{ Total, Covered, Uncovered int }
+						Reachability struct{ Tools, UnreachableTools int }
+					}
+				}
+			}
+			PageInfo struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+		}
+	}
+	const fields = `totalCount edges { cursor node { version commit time tallies { coverage { total covered uncovered } reachability { tools unreachableTools } } } } pageInfo { hasNextPage endCursor }`
+	var versions []int64
+	after := ""
+	for n := 0; ; n++ {
+		var p page
+		query(fmt.Sprintf(`{ history(first: 2%s) { %s } }`, after, fields), &p)
+		if p.History.TotalCount != len(want) {
+			t.Fatalf("totalCount %d, want %d", p.History.TotalCount, len(want))
+		}
+		for _, e := range p.History.Edges {
+			i := len(versions)
+			versions = append(versions, e.Node.Version)
+			tl := e.Node.Tallies
+			if e.Node.Commit != head || e.Node.Time == "" || tl.Coverage.Total != want[i].Coverage.Total || tl.Coverage.Covered != want[i].Coverage.Covered ||
+				tl.Reachability.Tools != want[i].Reachability.Tools || tl.Reachability.UnreachableTools != want[i].Reachability.UnreachableTools {
+				t.Fatalf("version %d: %+v, want %+v (commit %s)", e.Node.Version, e.Node, want[i], head)
+			}
+		}
+		if !p.History.PageInfo.HasNextPage {
+			break
+		}
+		if n > len(want) {
+			t.Fatal("history pages without end")
+		}
+		after = fmt.Sprintf(`, after: %q`, p.History.PageInfo.EndCursor)
+	}
+	if !reflect.DeepEqual(versions, []int64{1, 2, 3}) {
+		t.Fatalf("paged versions %v, want [1 2 3]", versions)
+	}
+	var tr struct {
+		Trend []struct {
+			Version int64
+			Value   float64
+		}
+	}
+	query(`{ trend(metric: TOOLS) { version value } }`, &tr)
+	for i, p := range tr.Trend {
+		if p.Version != versions[i] || p.Value != float64(want[i].Reachability.Tools) {
+			t.Fatalf("trend point %d: %+v, want version %d value %d", i, p, versions[i], want[i].Reachability.Tools)
+		}
+	}
+	if len(tr.Trend) != len(want) {
+		t.Fatalf("%d trend points, want %d", len(tr.Trend), len(want))
+	}
+}

@@ -1,0 +1,80 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	hkv "github.com/hidal-go/hidalgo/kv"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
+)
+
+// The tally records (see backend.TallyKeeper) are a bucket of the store
+// file: key the version as 8 big-endian bytes (so a scan is in version
+// order), value the record's time in Unix nanoseconds (8 bytes) and its
+// data.
+var tallyBucket = []byte("skillgraph_tallies")
+
+func tallyKey(v int64) hkv.Key {
+	return hkv.Key{tallyBucket, binary.BigEndian.AppendUint64(nil, uint64(v))}
+}
+
+// PutTallies is backend.TallyKeeper.PutTallies, in a transaction of its
+// own.
+func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []int64) error {
+	if err := s.kv.begin(ctx); err != nil {
+		return fmt.Errorf("write tallies: %w", err)
+	}
+	tx, _ := s.kv.Tx(ctx, true) // the transaction just begun
+	val := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(rec.Data)), uint64(rec.At.UnixNano()))
+	err := tx.Put(ctx, tallyKey(rec.Version), append(val, rec.Data...))
+	for _, v := range drop {
+		if err != nil {
+			break
+		}
+		err = tx.Del(ctx, tallyKey(v))
+	}
+	if err != nil {
+		s.kv.abort()
+		return fmt.Errorf("write tallies: %w", err)
+	}
+	if err := s.kv.commit(ctx); err != nil {
+		return fmt.Errorf("commit tallies: %w", err)
+	}
+	return nil
+}
+
+// Tallies is backend.TallyKeeper.Tallies. A value too short to hold its
+// time is damage, reported as such.
+func (s *store) Tallies(ctx context.Context, data bool) ([]backend.TallyRecord, error) {
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	it := tx.Scan(ctx)
+	if pit, ok := it.(hkv.PrefixIterator); ok {
+		it = pit.WithPrefix(hkv.Key{tallyBucket, {}})
+	}
+	defer it.Close()
+	var out []backend.TallyRecord
+	for it.Next(ctx) {
+		k := it.Key()
+		if len(k) != 2 || !bytes.Equal(k[0], tallyBucket) {
+			continue
+		}
+		val := it.Val()
+		if len(k[1]) != 8 || len(val) < 8 {
+			return nil, backend.Corruptf("tally record %x: %d key and %d value bytes", k[1], len(k[1]), len(val))
+		}
+		r := backend.TallyRecord{Version: int64(binary.BigEndian.Uint64(k[1])), At: time.Unix(0, int64(binary.BigEndian.Uint64(val))).UTC()}
+		if data {
+			r.Data = bytes.Clone(val[8:])
+		}
+		out = append(out, r)
+	}
+	return out, it.Err()
+}

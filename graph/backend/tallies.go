@@ -1,0 +1,32 @@
+package backend
+
+import (
+	"context"
+	"time"
+)
+
+// TallyRecord is what a store keeps of one committed graph version beside
+// its quads (see graph.Store.PutTallies): when the version was recorded
+// and a small, fixed-size encoding of its analysis tallies. The store does
+// not read Data: the snapshot stage encodes it (queries/history) and
+// hands the bytes down, so the store imports nothing of the analysis.
+type TallyRecord struct {
+	// Version is the graph version the tallies are of.
+	Version int64
+	// At is when the record was written (the version's commit, to within
+	// the snapshot build).
+	At time.Time
+	// Data is the encoded tallies; nil when only the index was asked for.
+	Data []byte
+}
+
+// TallyKeeper is a Backend that keeps a TallyRecord per graph version; a
+// backend without one keeps no history.
+type TallyKeeper interface {
+	// PutTallies writes rec (replacing a record of the same version) and
+	// deletes the records of the versions in drop, in one transaction.
+	PutTallies(ctx context.Context, rec TallyRecord, drop []int64) error
+	// Tallies returns every record, oldest version first; with data false
+	// Data is left nil (what pruning needs, without reading the records).
+	Tallies(ctx context.Context, data bool) ([]TallyRecord, error)
+}

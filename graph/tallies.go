@@ -1,0 +1,139 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
+)
+
+// TallyRecord is one graph version's tallies as the store keeps them (see
+// PutTallies).
+type TallyRecord = backend.TallyRecord
+
+// MaxTallyRecord bounds the bytes of one TallyRecord's Data: a record is a
+// fixed-size summary of a version, never a copy of its graph.
+const MaxTallyRecord = 1024
+
+// The pruning rule of the tally records (docs/decisions.md, "Tallies per
+// graph version"): every version of the last TallyRecentWindow is kept, at
+// most TallyRecentMax of them (the newest); before that window, the last
+// version of each UTC day, for TallyDays days; anything older is dropped.
+// A store so holds at most TallyRecentMax + TallyDays records, about 2.7 MB
+// at 512 bytes each.
+const (
+	TallyRecentWindow = 7 * 24 * time.Hour
+	TallyRecentMax    = 5000
+	TallyDays         = 365
+)
+
+// ErrNoTallies is returned by PutTallies on a backend that keeps none.
+var ErrNoTallies = fmt.Errorf("this store backend keeps no tally history")
+
+// KeepsTallies reports whether the backend keeps tally records.
+func (s *Store) KeepsTallies() bool {
+	_, ok := s.b.(backend.TallyKeeper)
+	return ok
+}
+
+// PutTallies records data, the encoded tallies of graph version v, at
+// time at, and prunes the older records by the rule above in the same
+// write. v must be a version the store has committed (1 up to the current
+// one): a record never describes a version that is not in the store. The
+// record is its own write, right after the version's: the tallies are
+// computed from the snapshot of the committed version (a crash in between
+// leaves that version without a record; the next write records the
+// version current then).
+func (s *Store) PutTallies(ctx context.Context, v int64, at time.Time, data []byte) (err error) {
+	tk, ok := s.b.(backend.TallyKeeper)
+	if !ok {
+		return ErrNoTallies
+	}
+	if len(data) == 0 || len(data) > MaxTallyRecord {
+		return fmt.Errorf("tallies of version %d: %d bytes (want 1 to %d)", v, len(data), MaxTallyRecord)
+	}
+	cur, err := s.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if v < 1 || v > cur {
+		return fmt.Errorf("tallies of version %d: the store has committed versions 1 to %d", v, cur)
+	}
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	index, err := tk.Tallies(ctx, false)
+	if err != nil {
+		return fmt.Errorf("read tally index: %w", err)
+	}
+	rec := TallyRecord{Version: v, At: at.UTC(), Data: slices.Clone(data)}
+	drop := pruneTallies(append(index, TallyRecord{Version: v, At: rec.At}), at)
+	if err := tk.PutTallies(ctx, rec, drop); err != nil {
+		return fmt.Errorf("write tallies of version %d: %w", v, err)
+	}
+	return nil
+}
+
+// Tallies returns the stored tally records, oldest version first (none on
+// a backend that keeps none).
+func (s *Store) Tallies(ctx context.Context) (_ []TallyRecord, err error) {
+	tk, ok := s.b.(backend.TallyKeeper)
+	if !ok {
+		return nil, nil
+	}
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	defer s.readLock()()
+	recs, err := tk.Tallies(ctx, true)
+	if err != nil {
+		return nil, fmt.Errorf("read tallies: %w", err)
+	}
+	return recs, nil
+}
+
+// pruneTallies returns the versions the rule drops from recs (any order;
+// one record per version, the last given winning) at time now.
+func pruneTallies(recs []TallyRecord, now time.Time) []int64 {
+	byVersion := map[int64]TallyRecord{}
+	for _, r := range recs {
+		byVersion[r.Version] = r
+	}
+	all := make([]TallyRecord, 0, len(byVersion))
+	for _, r := range byVersion {
+		all = append(all, r)
+	}
+	// Newest first: the versions kept are the first of their kind met.
+	slices.SortFunc(all, func(a, b TallyRecord) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return int(b.Version - a.Version)
+	})
+	recent := now.Add(-TallyRecentWindow)
+	oldest := now.UTC().Truncate(24*time.Hour).AddDate(0, 0, -TallyDays)
+	var drop []int64
+	kept, days := 0, map[string]bool{}
+	for _, r := range all {
+		switch day := r.At.UTC().Format(time.DateOnly); {
+		case !r.At.Before(recent):
+			if kept < TallyRecentMax {
+				kept++
+				continue
+			}
+		case r.At.Before(oldest):
+		case !days[day]:
+			days[day] = true
+			continue
+		}
+		drop = append(drop, r.Version)
+	}
+	slices.Sort(drop)
+	return drop
+}
