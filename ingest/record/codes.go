@@ -49,6 +49,7 @@ const (
 	CodeHardSkillMissingIDOrRun      = "hard-skill-missing-id-or-run"
 	CodeIncludeEscapes               = "include-escapes"
 	CodeIncludeMissing               = "include-missing"
+	CodeHardSkillRunNotIncluded      = "hard-skill-run-not-included"
 	CodeToolSkillInvalid             = "tool-skill-invalid"
 	CodeSummaryOverCap               = "summary-over-cap"
 	CodeBodyOverCap                  = "body-over-cap"
@@ -445,6 +446,11 @@ var registry = []Rule{
 		Why:   "The skill promises material it does not carry.",
 		Example: Example{Corpus: ExampleCorpus, File: "skills/hard/proofread/SKILL.md", Line: 4,
 			Message: "include \"rules/brand-terms.txt\" (skills/hard/proofread/rules/brand-terms.txt) does not exist"},
+	},
+	{Code: CodeHardSkillRunNotIncluded, Severity: Error, Spec: "§2.1", Area: AreaSkills,
+		Means:   "A ```tool fence's `run` line names a script (`uv run handle.py`, `bash scripts/x.sh`, `./bin/t`) that `includes:` does not carry.",
+		Why:     "A tool that runs handle.py needs handle.py, and `includes:` is where a skill says so: without it the skill installs elsewhere and its Tool fails on first call.",
+		Example: Example{Note: "No example corpus skill runs a script it does not include; ingest/skill TestRunFiles covers it."},
 	},
 	{Code: CodeToolSkillInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
 		Means: "A tool skill (front matter `key` + `trigger`) breaks a rule: missing or empty key, a trigger that is not exactly one of tool/mcp_server/any_of/all_of, phases outside plan/execute/review/subagent, `required` not a boolean.",
