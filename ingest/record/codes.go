@@ -56,6 +56,7 @@ const (
 	CodeTriggerDanglingTools         = "trigger-dangling-tools"
 	CodeTriggerInert                 = "trigger-inert"
 	CodeSkillVariableUnresolved      = "skill-variable-unresolved"
+	CodeSkillVariableKeyInvalid      = "skill-variable-key-invalid"
 	CodeToolInvalid                  = "tool-invalid"
 	CodeToolUnknownField             = "tool-unknown-field"
 	CodeToolDuplicateID              = "tool-duplicate-id"
@@ -480,6 +481,11 @@ var registry = []Rule{
 		Why:   "The guidance is never loaded; it may be for a tool of another harness, or dead.",
 		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/legacy-wiki.md", Line: 1,
 			Message: "tool skill legacy-wiki: no trigger leaf matches anything (tool: confluence_publish)"},
+	},
+	{Code: CodeSkillVariableKeyInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
+		Means:   "A `skillVariables` key of the instance declaration is not an identifier (`^[A-Za-z_][A-Za-z0-9_]*$`); it is not declared.",
+		Why:     "The tool-skill engine substitutes `${name}` only for identifiers: a key like `base-url` is rejected up front rather than silently never matching.",
+		Example: Example{Note: "The example corpus declares only identifier keys; ingest/discover TestSkillVariableKeys covers it."},
 	},
 	{Code: CodeSkillVariableUnresolved, Severity: Warning, Spec: "§2.1", Area: AreaSkills,
 		Means: "A tool skill uses `${name}` that the instance's `skillVariables` does not declare.",
