@@ -223,6 +223,9 @@ func skillNode(doc string, s record.Skill) node {
 	if len(s.ShellBlocks) > 0 {
 		n["shellBlock"] = s.ShellBlocks
 	}
+	if len(s.Commands) > 0 {
+		n["proseCommand"] = jsonValue(s.Commands)
+	}
 	return n
 }
 

@@ -86,6 +86,7 @@ func (s *Snapshot) coverage(out *findings) {
 			t.ValidFor = append(t.ValidFor, sk)
 		}
 	}
+	s.markSwallowed()
 	c := Coverage{Tiers: make([]Tier, len(tierNames))}
 	for i, n := range tierNames {
 		c.Tiers[i].Tier = n
@@ -203,6 +204,12 @@ func tierOf(sk *Skill, scripts []*Script) (string, []string) {
 	}
 	for _, l := range sk.ShellBlocks {
 		ev = append(ev, fmt.Sprintf("shell-block:%d", l))
+		shell = true
+	}
+	// A command its prose invokes without a Tool is a shell invocation
+	// written inline: the same evidence as a shell block (issue 23.8).
+	for _, sw := range sk.Swallowed {
+		ev = append(ev, fmt.Sprintf("prose-command:%d", sw.Line))
 		shell = true
 	}
 	sort.Strings(ev)

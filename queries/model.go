@@ -28,28 +28,30 @@ type Source struct {
 
 // Skill is a skill of any flavour but tool skills.
 type Skill struct {
-	IRI          string
-	ID           string `sg:"key"`
-	Instance     *Instance
-	Source       *Source
-	Flavour      string   `sg:"flavour"`
-	Name         string   `sg:"name"`
-	Title        string   `sg:"title"`
-	Description  string   `sg:"description"`
-	Package      string   `sg:"packageName"`
-	Line         int      `sg:"line"`
-	InputRef     string   `sg:"inputRef"`
-	InputLine    int      `sg:"inputLine"`
-	InputIRI     string   `sg:"inputContract"`
-	OutputRef    string   `sg:"outputRef"`
-	OutputLine   int      `sg:"outputLine"`
-	OutputIRI    string   `sg:"outputContract"`
-	BodyLines    int      `sg:"bodyLines"`
-	ShellBlocks  []int    `sg:"shellBlock"`
-	AllowedTools []string `sg:"allowedTool"`
-	License      string   `sg:"license"`
-	PluginIRI    string   `sg:"inPlugin"`
-	Resources    []string `sg:"resource"`
+	IRI         string
+	ID          string `sg:"key"`
+	Instance    *Instance
+	Source      *Source
+	Flavour     string `sg:"flavour"`
+	Name        string `sg:"name"`
+	Title       string `sg:"title"`
+	Description string `sg:"description"`
+	Package     string `sg:"packageName"`
+	Line        int    `sg:"line"`
+	InputRef    string `sg:"inputRef"`
+	InputLine   int    `sg:"inputLine"`
+	InputIRI    string `sg:"inputContract"`
+	OutputRef   string `sg:"outputRef"`
+	OutputLine  int    `sg:"outputLine"`
+	OutputIRI   string `sg:"outputContract"`
+	BodyLines   int    `sg:"bodyLines"`
+	ShellBlocks []int  `sg:"shellBlock"`
+	// Commands are the invocations of its prose (issue 23.8).
+	Commands     []record.Invocation `sg:"proseCommand"`
+	AllowedTools []string            `sg:"allowedTool"`
+	License      string              `sg:"license"`
+	PluginIRI    string              `sg:"inPlugin"`
+	Resources    []string            `sg:"resource"`
 	// Plugin is the agent-host plugin that holds the skill (SPEC §1.3).
 	Plugin *Plugin
 
@@ -61,6 +63,7 @@ type Skill struct {
 	IsContradict bool
 	Tier         string
 	Evidence     []string
+	Swallowed    []Swallowed // programs its prose invokes without a Tool (swallowed.go)
 	Exempt       bool
 	Reachable    bool
 	Witness      []string

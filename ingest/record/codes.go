@@ -57,6 +57,7 @@ const (
 	CodeTriggerInert                 = "trigger-inert"
 	CodeSkillVariableUnresolved      = "skill-variable-unresolved"
 	CodeSkillVariableKeyInvalid      = "skill-variable-key-invalid"
+	CodeSkillSwallowedTool           = "skill-swallowed-tool"
 	CodeToolInvalid                  = "tool-invalid"
 	CodeToolUnknownField             = "tool-unknown-field"
 	CodeToolDuplicateID              = "tool-duplicate-id"
@@ -481,6 +482,11 @@ var registry = []Rule{
 		Why:   "The guidance is never loaded; it may be for a tool of another harness, or dead.",
 		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/legacy-wiki.md", Line: 1,
 			Message: "tool skill legacy-wiki: no trigger leaf matches anything (tool: confluence_publish)"},
+	},
+	{Code: CodeSkillSwallowedTool, Severity: Warning, Spec: "§2.1, §5.1", Area: AreaSkills,
+		Means:   "A skill's prose invokes a program (`gh pr create` in a code span or on a plain line; a known CLI, or one a declared Tool runs) that no Tool satisfying the skill runs. Reported once per skill and program; also tier-C evidence `prose-command:<line>`.",
+		Why:     "A skill that embeds a vendor invocation has swallowed a Tool: the mechanism is not declared, so nothing checks, gates or replaces it. Declare the Tool, or mark the mention deliberate with `<!-- skillgraph: allow gh -->`.",
+		Example: Example{Note: "The example corpus's prose names no CLI; queries TestSwallowedTools covers it."},
 	},
 	{Code: CodeSkillVariableKeyInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
 		Means:   "A `skillVariables` key of the instance declaration is not an identifier (`^[A-Za-z_][A-Za-z0-9_]*$`); it is not declared.",

@@ -106,6 +106,9 @@ func (p *parser) boundLists() {
 		if over(len(s.ShellBlocks), "shell blocks", s.ID) {
 			s.ShellBlocks = nil
 		}
+		if over(len(s.Commands), "prose commands", s.ID) {
+			s.Commands = nil
+		}
 	}
 	for i := range p.out.Tools {
 		t := &p.out.Tools[i]
@@ -206,6 +209,7 @@ func (p *parser) base(id, flavour string) record.Skill {
 		Line:        1,
 		BodyLines:   countLines(p.bodyLines()),
 		ShellBlocks: p.body.shellLines(),
+		Commands:    p.proseCommands(),
 		Plugin:      p.opt.Plugin,
 		Resources:   p.opt.Resources,
 	}
