@@ -246,6 +246,7 @@ func toolSkillNode(doc string, t record.ToolSkill) node {
 	n.set("phase", t.Phases)
 	n["bodyBytes"] = t.BodyBytes
 	n["bodyLines"] = t.BodyLines
+	setRefLines(n, t.Refs)
 	return n
 }
 

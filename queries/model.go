@@ -167,6 +167,10 @@ type Tool struct {
 	Findings     []Finding
 	Parity       *Parity // MCP parity (parity.go); nil when the Tool has no MCP side
 
+	// satisfiesLines are the lines of the satisfies entries, one per
+	// Satisfies (findings about an edge sit on its entry, issue 23.7).
+	satisfiesLines []int
+
 	slab int32 // its place in the snapshot's slab of Tools
 	rid  int32 // its node in the dispatch graph, set by reachability
 }
@@ -307,7 +311,10 @@ type ToolSkill struct {
 	Trigger   map[string]any `sg:"trigger"`
 	BodyBytes int            `sg:"bodyBytes"`
 	Line      int            `sg:"line"`
-	Guides    []*Tool        // the Tools its trigger's leaves name
+	// Refs are the lines of its trigger leaves ("trigger.tool",
+	// "trigger.mcp_server").
+	Refs   record.RefLines `sg:"refLines"`
+	Guides []*Tool         // the Tools its trigger's leaves name
 	// Matches: the whole trigger fires on this graph (an all_of needs every
 	// leaf). Only a matching required tool skill gates its Guides.
 	Matches bool

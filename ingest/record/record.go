@@ -157,6 +157,9 @@ type ToolSkill struct {
 	Line      int
 	BodyBytes int
 	BodyLines int
+	// Refs are the lines of the trigger leaves ("trigger.tool",
+	// "trigger.mcp_server"), for findings about a leaf.
+	Refs RefLines
 }
 
 // Port is one typed input or output of a Tool.

@@ -56,6 +56,8 @@ type parser struct {
 	trigNodes int
 	// trigCut is set once a too-large trigger has been reported.
 	trigCut bool
+	// trigRefs are the lines of the trigger leaves read so far.
+	trigRefs record.RefLines
 }
 
 // Parse parses one markdown file at path (slash path relative to the corpus
