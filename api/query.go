@@ -117,7 +117,7 @@ func queryType(t *types) *graphql.Object {
 					v, _ := p.Context.Value(viewerKey{}).(Viewer)
 					return v, nil
 				}},
-		}, withFields(findingRuleFields(), hostFields(t))),
+		}, withFields(withFields(findingRuleFields(), hostFields(t)), toolSkillFields(t))),
 	})
 }
 

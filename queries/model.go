@@ -318,6 +318,8 @@ type ToolSkill struct {
 	// Matches: the whole trigger fires on this graph (an all_of needs every
 	// leaf). Only a matching required tool skill gates its Guides.
 	Matches bool
+	// Findings are those about it (subject its IRI).
+	Findings []Finding
 }
 
 // Server is an MCP tools/list snapshot.
