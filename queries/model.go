@@ -49,26 +49,29 @@ type Skill struct {
 	// Commands are the invocations of its prose (issue 23.8).
 	Commands     []record.Invocation `sg:"proseCommand"`
 	AllowedTools []string            `sg:"allowedTool"`
-	License      string              `sg:"license"`
-	PluginIRI    string              `sg:"inPlugin"`
-	Resources    []string            `sg:"resource"`
+	// MentionsToolIRI are the weak mentionsTool edges of allowed-tools.
+	MentionsToolIRI []string `sg:"mentionsTool"`
+	License         string   `sg:"license"`
+	PluginIRI       string   `sg:"inPlugin"`
+	Resources       []string `sg:"resource"`
 	// Plugin is the agent-host plugin that holds the skill (SPEC §1.3).
 	Plugin *Plugin
 
 	// Computed by the analyses.
-	Tools        []*Tool // valid satisfies edges
-	Contradicted []*Tool // edges the contract contradicts
-	Steps        []*Activity
-	Covered      bool
-	IsContradict bool
-	Tier         string
-	Evidence     []string
-	Swallowed    []Swallowed // programs its prose invokes without a Tool (swallowed.go)
-	Exempt       bool
-	Reachable    bool
-	Witness      []string
-	Findings     []Finding
-	Triage       *Triage
+	MentionsTools []*Tool // Tools its allowed-tools name (mentions.go)
+	Tools         []*Tool // valid satisfies edges
+	Contradicted  []*Tool // edges the contract contradicts
+	Steps         []*Activity
+	Covered       bool
+	IsContradict  bool
+	Tier          string
+	Evidence      []string
+	Swallowed     []Swallowed // programs its prose invokes without a Tool (swallowed.go)
+	Exempt        bool
+	Reachable     bool
+	Witness       []string
+	Findings      []Finding
+	Triage        *Triage
 
 	rid  int32 // its node in the dispatch graph, set by reachability
 	slab int32 // its place in the snapshot's slab of skills
@@ -288,6 +291,10 @@ type Bean struct {
 	Refs         record.RefLines `sg:"refLines"` // lines of parent, blocking, blocked_by
 	Parent       *Bean
 	Blocking     []*Bean
+	// What its body's mentions name (mentions.go).
+	MentionsSkills    []*Skill
+	MentionsTools     []*Tool
+	MentionsProcesses []*Process
 }
 
 // Contract is a stored JSON-Schema contract.

@@ -26,6 +26,7 @@ func (s *Snapshot) resolve(out *findings) {
 	s.resolveTools(out)
 	s.linkExposures()
 	<-done
+	s.linkMentions()
 	*out = append(*out, steps...)
 }
 
