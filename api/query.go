@@ -117,7 +117,7 @@ func queryType(t *types) *graphql.Object {
 					v, _ := p.Context.Value(viewerKey{}).(Viewer)
 					return v, nil
 				}},
-		}, withFields(withFields(findingRuleFields(), hostFields(t)), historyFields())),
+		}, withFields(withFields(withFields(findingRuleFields(), hostFields(t)), historyFields()), toolSkillFields(t))),
 	})
 }
 

@@ -33,9 +33,10 @@ func skillType(t *types) *graphql.Object {
 				"tools":    field[*queries.Skill](list(t.tool), "Tools with a valid satisfies edge", func(s *queries.Skill) any { return s.Tools }),
 				"contradictedBy": field[*queries.Skill](list(t.tool), "Tools whose satisfies edge the contract contradicts",
 					func(s *queries.Skill) any { return s.Contradicted }),
-				"toolSkills": field[*queries.Skill](list(t.toolSkill), "tool skills guiding its tools", func(s *queries.Skill) any { return s.ToolSkills() }),
-				"steps":      field[*queries.Skill](list(t.step), "process steps naming it", func(s *queries.Skill) any { return s.Steps }),
-				"processes":  field[*queries.Skill](list(t.process), "processes with a step naming it", func(s *queries.Skill) any { return s.Processes() }),
+				"toolSkills":    field[*queries.Skill](list(t.toolSkill), "tool skills guiding its tools", func(s *queries.Skill) any { return s.ToolSkills() }),
+				"mentionsTools": field[*queries.Skill](list(t.tool), "Tools its allowed-tools name (a weak mention, not a binding)", func(s *queries.Skill) any { return s.MentionsTools }),
+				"steps":         field[*queries.Skill](list(t.step), "process steps naming it", func(s *queries.Skill) any { return s.Steps }),
+				"processes":     field[*queries.Skill](list(t.process), "processes with a step naming it", func(s *queries.Skill) any { return s.Processes() }),
 				"contract": {Type: t.contract, Description: "input contract", Resolve: func(p graphql.ResolveParams) (any, error) {
 					if c := snap(p).InputContract(p.Source.(*queries.Skill)); c != nil {
 						return c, nil

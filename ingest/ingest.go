@@ -39,7 +39,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "7"
+const parserVersion = "11"
 
 // Options tune an ingest run.
 type Options struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
@@ -209,6 +210,7 @@ func skillNode(doc string, s record.Skill) node {
 		n.set("outputLine", s.OutputLine)
 	}
 	n.set("allowedTool", s.AllowedTools)
+	n.set("mentionsTool", mentionedTools(doc, s.AllowedTools))
 	n.set("license", s.License)
 	n.set("compatibility", s.Compat)
 	if len(s.Metadata) > 0 {
@@ -222,6 +224,9 @@ func skillNode(doc string, s record.Skill) node {
 	n["bodyLines"] = s.BodyLines
 	if len(s.ShellBlocks) > 0 {
 		n["shellBlock"] = s.ShellBlocks
+	}
+	if len(s.Commands) > 0 {
+		n["proseCommand"] = jsonValue(s.Commands)
 	}
 	return n
 }
@@ -243,6 +248,7 @@ func toolSkillNode(doc string, t record.ToolSkill) node {
 	n.set("phase", t.Phases)
 	n["bodyBytes"] = t.BodyBytes
 	n["bodyLines"] = t.BodyLines
+	setRefLines(n, t.Refs)
 	return n
 }
 
@@ -491,5 +497,22 @@ func contractNodes(doc string, c record.Contract) []node {
 		out = append(out, pn)
 	}
 	n.set("hasProperty", props)
+	return out
+}
+
+// mentionedTools mints the weak mentionsTool edges of allowed-tools entries
+// (SPEC §2.1b): the Tool each entry names, the part before a parenthesised
+// argument pattern (Bash(git:*) names Bash). The snapshot links the edge
+// when a Tool of that id exists; otherwise it names a host tool.
+func mentionedTools(doc string, allowed []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range allowed {
+		name, _, _ := strings.Cut(strings.TrimSpace(a), "(")
+		if name = strings.TrimSpace(name); name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, Mint(doc, "tool", name))
+		}
+	}
 	return out
 }

@@ -73,3 +73,36 @@ func Frame(expanded any, iri string) (map[string]any, error) {
 	out["@context"] = ctx["@context"] // embedded, as Compact's
 	return out, nil
 }
+
+// FrameType frames every node of a type (a term of the context: "Skill",
+// "Tool") in expanded, each as a tree as Frame makes one, under @graph
+// (SPEC §6.2: framed trees per kind).
+func FrameType(expanded any, typ string) (map[string]any, error) {
+	ctx, err := contextDoc()
+	if err != nil {
+		return nil, err
+	}
+	frame := map[string]any{"@context": ctx["@context"], "@type": typ}
+	opts := Options()
+	opts.Embed = ld.EmbedAlways
+	out, err := ld.NewJsonLdProcessor().Frame(expanded, frame, opts)
+	if err != nil {
+		return nil, fmt.Errorf("frame every %s: %w", typ, err)
+	}
+	out["@context"] = ctx["@context"]
+	if _, ok := out["@graph"]; !ok {
+		// One match or none: keep the shape a consumer reads the same.
+		g := []any{}
+		node := map[string]any{}
+		for k, v := range out {
+			if k != "@context" {
+				node[k] = v
+			}
+		}
+		if len(node) > 0 {
+			g = append(g, node)
+		}
+		out = map[string]any{"@context": ctx["@context"], "@graph": g}
+	}
+	return out, nil
+}

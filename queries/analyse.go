@@ -18,7 +18,7 @@ func (s *Snapshot) analyse() {
 	s.resolve(&res)
 	s.linkHosts(&hosts) // before reachability: an agent's skills are its edges
 	hosts.sort()
-	var entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity findings
+	var entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity findings
 	linked := findings(s.Findings) // made while linking
 	covered := make(chan struct{})
 	done := make(chan struct{})
@@ -42,16 +42,17 @@ func (s *Snapshot) analyse() {
 		}
 	}()
 	s.coverage(&cov)
+	s.swallowedTools(&swal)
 	close(covered)
 	s.reachability(&reach)
-	for _, fs := range []findings{cov, reach} {
+	for _, fs := range []findings{cov, swal, reach} {
 		fs.sort()
 	}
 	<-done
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
 	// (compareFindings' ties keep that order).
-	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity})
+	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity})
 	s.attachFindings()
 	s.attachPluginFindings()
 }

@@ -27,7 +27,7 @@ func (s *Snapshot) checkBeans(out *findings) {
 				if len(allowed) > 0 {
 					want = "a parent of type " + strings.Join(allowed, " or ")
 				}
-				out.add(s.finding(record.CodeBeanParentType, b.Source, b.Line, b.IRI,
+				out.add(s.finding(record.CodeBeanParentType, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
 					"bean %s is a %s under %s, a %s; a %s takes %s", b.ID, b.Type, b.Parent.ID, b.Parent.Type, b.Type, want))
 			}
 		}

@@ -77,8 +77,8 @@ func (s *Snapshot) coverage(out *findings) {
 		}
 	}
 	for _, t := range s.Tools {
-		for _, sk := range t.Satisfies {
-			if s.checkContract(t, sk, out) == contractContradicted {
+		for i, sk := range t.Satisfies {
+			if s.checkContract(t, sk, t.satisfiesLine(i), out) == contractContradicted {
 				sk.Contradicted = append(sk.Contradicted, t)
 				continue
 			}
@@ -86,6 +86,7 @@ func (s *Snapshot) coverage(out *findings) {
 			t.ValidFor = append(t.ValidFor, sk)
 		}
 	}
+	s.markSwallowed()
 	c := Coverage{Tiers: make([]Tier, len(tierNames))}
 	for i, n := range tierNames {
 		c.Tiers[i].Tier = n
@@ -205,6 +206,12 @@ func tierOf(sk *Skill, scripts []*Script) (string, []string) {
 		ev = append(ev, fmt.Sprintf("shell-block:%d", l))
 		shell = true
 	}
+	// A command its prose invokes without a Tool is a shell invocation
+	// written inline: the same evidence as a shell block (issue 23.8).
+	for _, sw := range sk.Swallowed {
+		ev = append(ev, fmt.Sprintf("prose-command:%d", sw.Line))
+		shell = true
+	}
 	sort.Strings(ev)
 	if ev == nil {
 		ev = []string{}
@@ -242,7 +249,10 @@ func (s *Snapshot) scriptsFor(sk *Skill) []*Script {
 
 // checkContract checks T satisfies S against S's input contract (SPEC §5.2)
 // and records the findings.
-func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractState {
+//
+// line is the satisfies entry's line: a missing property is reported
+// there, a mistyped one on its port's line.
+func (s *Snapshot) checkContract(t *Tool, sk *Skill, line int, out *findings) contractState {
 	if sk.InputRef == "" {
 		return contractNotChecked
 	}
@@ -270,7 +280,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractStat
 	}
 	if len(missing) > 0 {
 		state = contractContradicted
-		out.add(s.finding(record.CodeContractRequiredMissing, t.Source, t.Line, t.IRI,
+		out.add(s.finding(record.CodeContractRequiredMissing, t.Source, line, t.IRI,
 			"tool %s cannot perform %s: the contract %s requires [%s] but the tool accepts [%s] (missing: %s)",
 			t.ID, sk.ID, c.Path, strings.Join(c.Required, ", "), strings.Join(names, ", "), strings.Join(missing, ", ")))
 	}
@@ -300,7 +310,7 @@ func (s *Snapshot) checkContract(t *Tool, sk *Skill, out *findings) contractStat
 			continue
 		}
 		state = contractContradicted
-		out.add(s.finding(record.CodeContractTypeMismatch, t.Source, t.Line, t.IRI,
+		out.add(s.finding(record.CodeContractTypeMismatch, t.Source, portLine(p, line), t.IRI,
 			"tool %s input %q is %s but contract %s property %q is %s", t.ID, name, got, c.Path, name, strings.ReplaceAll(want, "|", " or ")))
 	}
 	return state
@@ -344,4 +354,20 @@ func fold(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// satisfiesLine is the line of the i-th satisfies entry, or the Tool's.
+func (t *Tool) satisfiesLine(i int) int {
+	if i < len(t.satisfiesLines) && t.satisfiesLines[i] > 0 {
+		return t.satisfiesLines[i]
+	}
+	return t.Line
+}
+
+// portLine is the line of a port, or fallback when it was not recorded.
+func portLine(p *Port, fallback int) int {
+	if p.Line > 0 {
+		return p.Line
+	}
+	return fallback
 }

@@ -102,6 +102,23 @@ func (s *Snapshot) attachFindings() {
 	for _, t := range s.Tools {
 		t.Findings = bySubject[t.IRI]
 	}
+	for _, ts := range s.ToolSkills {
+		ts.Findings = bySubject[ts.IRI]
+		if ts.Source == nil {
+			continue
+		}
+		// The parser names a tool skill by its key (tool-skill-invalid,
+		// summary-over-cap, skill-variable-unresolved).
+		for _, f := range bySubject[ts.Key] {
+			if f.File == ts.Source.Path && f.Instance == nameOf(ts.Instance) {
+				ts.Findings = append(ts.Findings, f)
+			}
+		}
+		if len(ts.Findings) > 1 {
+			ts.Findings = slices.Clone(ts.Findings)
+			slices.SortStableFunc(ts.Findings, compareFindings)
+		}
+	}
 }
 
 // duplicates reports one IRI minted by two files (SPEC §4): both are kept.

@@ -28,44 +28,50 @@ type Source struct {
 
 // Skill is a skill of any flavour but tool skills.
 type Skill struct {
-	IRI          string
-	ID           string `sg:"key"`
-	Instance     *Instance
-	Source       *Source
-	Flavour      string   `sg:"flavour"`
-	Name         string   `sg:"name"`
-	Title        string   `sg:"title"`
-	Description  string   `sg:"description"`
-	Package      string   `sg:"packageName"`
-	Line         int      `sg:"line"`
-	InputRef     string   `sg:"inputRef"`
-	InputLine    int      `sg:"inputLine"`
-	InputIRI     string   `sg:"inputContract"`
-	OutputRef    string   `sg:"outputRef"`
-	OutputLine   int      `sg:"outputLine"`
-	OutputIRI    string   `sg:"outputContract"`
-	BodyLines    int      `sg:"bodyLines"`
-	ShellBlocks  []int    `sg:"shellBlock"`
-	AllowedTools []string `sg:"allowedTool"`
-	License      string   `sg:"license"`
-	PluginIRI    string   `sg:"inPlugin"`
-	Resources    []string `sg:"resource"`
+	IRI         string
+	ID          string `sg:"key"`
+	Instance    *Instance
+	Source      *Source
+	Flavour     string `sg:"flavour"`
+	Name        string `sg:"name"`
+	Title       string `sg:"title"`
+	Description string `sg:"description"`
+	Package     string `sg:"packageName"`
+	Line        int    `sg:"line"`
+	InputRef    string `sg:"inputRef"`
+	InputLine   int    `sg:"inputLine"`
+	InputIRI    string `sg:"inputContract"`
+	OutputRef   string `sg:"outputRef"`
+	OutputLine  int    `sg:"outputLine"`
+	OutputIRI   string `sg:"outputContract"`
+	BodyLines   int    `sg:"bodyLines"`
+	ShellBlocks []int  `sg:"shellBlock"`
+	// Commands are the invocations of its prose (issue 23.8).
+	Commands     []record.Invocation `sg:"proseCommand"`
+	AllowedTools []string            `sg:"allowedTool"`
+	// MentionsToolIRI are the weak mentionsTool edges of allowed-tools.
+	MentionsToolIRI []string `sg:"mentionsTool"`
+	License         string   `sg:"license"`
+	PluginIRI       string   `sg:"inPlugin"`
+	Resources       []string `sg:"resource"`
 	// Plugin is the agent-host plugin that holds the skill (SPEC §1.3).
 	Plugin *Plugin
 
 	// Computed by the analyses.
-	Tools        []*Tool // valid satisfies edges
-	Contradicted []*Tool // edges the contract contradicts
-	Steps        []*Activity
-	Covered      bool
-	IsContradict bool
-	Tier         string
-	Evidence     []string
-	Exempt       bool
-	Reachable    bool
-	Witness      []string
-	Findings     []Finding
-	Triage       *Triage
+	MentionsTools []*Tool // Tools its allowed-tools name (mentions.go)
+	Tools         []*Tool // valid satisfies edges
+	Contradicted  []*Tool // edges the contract contradicts
+	Steps         []*Activity
+	Covered       bool
+	IsContradict  bool
+	Tier          string
+	Evidence      []string
+	Swallowed     []Swallowed // programs its prose invokes without a Tool (swallowed.go)
+	Exempt        bool
+	Reachable     bool
+	Witness       []string
+	Findings      []Finding
+	Triage        *Triage
 
 	rid  int32 // its node in the dispatch graph, set by reachability
 	slab int32 // its place in the snapshot's slab of skills
@@ -163,6 +169,10 @@ type Tool struct {
 	Witness      []string
 	Findings     []Finding
 	Parity       *Parity // MCP parity (parity.go); nil when the Tool has no MCP side
+
+	// satisfiesLines are the lines of the satisfies entries, one per
+	// Satisfies (findings about an edge sit on its entry, issue 23.7).
+	satisfiesLines []int
 
 	slab int32 // its place in the snapshot's slab of Tools
 	rid  int32 // its node in the dispatch graph, set by reachability
@@ -281,6 +291,10 @@ type Bean struct {
 	Refs         record.RefLines `sg:"refLines"` // lines of parent, blocking, blocked_by
 	Parent       *Bean
 	Blocking     []*Bean
+	// What its body's mentions name (mentions.go).
+	MentionsSkills    []*Skill
+	MentionsTools     []*Tool
+	MentionsProcesses []*Process
 }
 
 // Contract is a stored JSON-Schema contract.
@@ -304,10 +318,15 @@ type ToolSkill struct {
 	Trigger   map[string]any `sg:"trigger"`
 	BodyBytes int            `sg:"bodyBytes"`
 	Line      int            `sg:"line"`
-	Guides    []*Tool        // the Tools its trigger's leaves name
+	// Refs are the lines of its trigger leaves ("trigger.tool",
+	// "trigger.mcp_server").
+	Refs   record.RefLines `sg:"refLines"`
+	Guides []*Tool         // the Tools its trigger's leaves name
 	// Matches: the whole trigger fires on this graph (an all_of needs every
 	// leaf). Only a matching required tool skill gates its Guides.
 	Matches bool
+	// Findings are those about it (subject its IRI).
+	Findings []Finding
 }
 
 // Server is an MCP tools/list snapshot.

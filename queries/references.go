@@ -26,6 +26,7 @@ func (s *Snapshot) resolve(out *findings) {
 	s.resolveTools(out)
 	s.linkExposures()
 	<-done
+	s.linkMentions()
 	*out = append(*out, steps...)
 }
 
@@ -35,6 +36,7 @@ func (s *Snapshot) resolveTools(out *findings) {
 		for _, iri := range t.SatisfiesIRI {
 			if sk, amb := s.resolveSkillRef(t.Instance, iri, s.packageOf(t.Source)); sk != nil {
 				t.Satisfies = append(t.Satisfies, sk)
+				t.satisfiesLines = append(t.satisfiesLines, refLine(t.Refs, "satisfies", localKey(iri), t.Line))
 			} else if amb != nil {
 				out.add(s.finding(record.CodeSkillRefAmbiguous, t.Source, refLine(t.Refs, "satisfies", localKey(iri), t.Line), t.IRI,
 					"tool %s satisfies %s", t.ID, ambiguousRef(localKey(iri), amb)))

@@ -29,6 +29,13 @@ func (s *Snapshot) checkTriggers(out *findings) {
 	}
 	for _, ts := range s.ToolSkills {
 		var live, dead []string
+		deadLine := 0 // the first dead leaf's line: the finding sits on it
+		dies := func(field, name string) {
+			dead = append(dead, field+": "+name)
+			if deadLine == 0 {
+				deadLine = ts.Refs.Line("trigger."+field, name)
+			}
+		}
 		seen := map[*Tool]bool{}
 		var walk func(m map[string]any)
 		walk = func(m map[string]any) {
@@ -37,7 +44,7 @@ func (s *Snapshot) checkTriggers(out *findings) {
 				if len(hits) > 0 {
 					live = append(live, "tool: "+name)
 				} else {
-					dead = append(dead, "tool: "+name)
+					dies("tool", name)
 				}
 				for _, t := range hits {
 					if !seen[t] {
@@ -56,7 +63,7 @@ func (s *Snapshot) checkTriggers(out *findings) {
 						}
 					}
 				} else {
-					dead = append(dead, "mcp_server: "+name)
+					dies("mcp_server", name)
 				}
 			}
 			for _, k := range []string{"any_of", "all_of"} {
@@ -76,11 +83,11 @@ func (s *Snapshot) checkTriggers(out *findings) {
 		}
 		switch {
 		case len(dead) > 0 && len(live) > 0:
-			out.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, ts.Line, ts.IRI,
+			out.add(s.finding(record.CodeTriggerDanglingTools, ts.Source, leafLine(deadLine, ts.Line), ts.IRI,
 				"tool skill %s: trigger leaves %s match nothing while %s are live (name drift?)",
 				ts.Key, strings.Join(dead, ", "), strings.Join(live, ", ")))
 		case len(dead) > 0:
-			out.add(s.finding(record.CodeTriggerInert, ts.Source, ts.Line, ts.IRI,
+			out.add(s.finding(record.CodeTriggerInert, ts.Source, leafLine(deadLine, ts.Line), ts.IRI,
 				"tool skill %s: no trigger leaf matches anything (%s)", ts.Key, strings.Join(dead, ", ")))
 		}
 	}
@@ -109,4 +116,13 @@ func triggerMatches(m map[string]any, tool, server func(string) bool) bool {
 		return len(xs) > 0 && !slices.ContainsFunc(xs, func(x any) bool { return !sub(x) })
 	}
 	return false
+}
+
+// leafLine is the line of a finding about a trigger leaf: the leaf's own
+// line when it was recorded, else the tool skill's.
+func leafLine(leaf, node int) int {
+	if leaf > 0 {
+		return leaf
+	}
+	return node
 }

@@ -66,11 +66,14 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 	}
 	if kind := q.Get("frame"); kind != "" {
 		id := q.Get("id")
-		if !frameKinds[kind] || id == "" {
-			writeText(w, http.StatusBadRequest, "frame needs ?frame=skill|tool|process|bean|contract|server|toolskill&id=<id>\n")
-			return
+		switch {
+		case !frameKinds[kind]:
+			writeText(w, http.StatusBadRequest, "frame needs ?frame=skill|tool|process|bean|contract|server|toolskill[&id=<id>]\n")
+		case id == "":
+			h.frameKind(w, r, kind) // every node of the kind (frame_kind.go)
+		default:
+			h.frame(w, r, kind, id)
 		}
-		h.frame(w, r, kind, id)
 		return
 	}
 	var ctype string

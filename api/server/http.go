@@ -84,6 +84,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		docs: api.NewDocumentCache(docEntries, docBytes)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
+	r.Use(h.documentIRIs) // <iriBase><name>.jsonld, the minted document IRIs (docroute.go)
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
 	// HEAD works wherever GET does), so a 405 names both in Allow.
 	get := func(pattern string, fn http.HandlerFunc) {

@@ -91,7 +91,7 @@ func TestDiffMovesAndEmptyBase(t *testing.T) {
 	}
 	out, errs, code := runCLI(t, "diff", "--base", exampleCorpus, "--corpus", renamed)
 	if code != 0 || !strings.Contains(out, "no answer got worse") || !strings.Contains(out, "Moved findings (") ||
-		!strings.Contains(out, "tools/fact-check.json:3 → tools/claims.json:3: error contract-required-missing") || strings.Contains(out, "New findings") {
+		!strings.Contains(out, "tools/fact-check.json:7 → tools/claims.json:7: error contract-required-missing") || strings.Contains(out, "New findings") {
 		t.Errorf("a renamed Tool file: exit %d, want 0 with its findings moved; stderr %s\n%s", code, errs, out)
 	}
 	out, _, code = runCLI(t, "diff", "--base", exampleCorpus, "--corpus", renamed, "--format", "json")

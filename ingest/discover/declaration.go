@@ -19,6 +19,11 @@ import (
 
 var instanceName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
+// variableKey is the identifier grammar of a skill variable: the tool-skill
+// engine substitutes ${name} only for such names, so a key like base-url
+// would silently never match.
+var variableKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // rawDeclaration is the subset of an instance declaration skillgraph reads;
 // other keys are data, not errors.
 type rawDeclaration struct {
@@ -113,20 +118,9 @@ func parseDeclaration(rel string, data []byte) (record.Instance, []record.Findin
 		e.Line = lineOf(data, `"`+e.Skill+`"`)
 		in.Exempt = append(in.Exempt, e)
 	}
-	switch v := raw.SkillVariables.(type) {
-	case map[string]any:
-		in.SkillVariables = map[string]bool{}
-		for k := range v {
-			in.SkillVariables[k] = true
-		}
-	case []any:
-		in.SkillVariables = map[string]bool{}
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				in.SkillVariables[s] = true
-			}
-		}
-	}
+	var varFs []record.Finding
+	in.SkillVariables, varFs = skillVariables(rel, data, raw.SkillVariables)
+	fs = append(fs, varFs...)
 	for _, rd := range raw.Directories {
 		var d record.Directory
 		if err := json.Unmarshal(rd, &d); err != nil || d.Path == "" {
@@ -137,6 +131,55 @@ func parseDeclaration(rel string, data []byte) (record.Instance, []record.Findin
 		in.Directories = append(in.Directories, d)
 	}
 	return in, fs, true
+}
+
+// skillVariables reads the declared skill variables (a map of name to value,
+// or a list of names). A key outside the identifier grammar is rejected up
+// front (skill-variable-key-invalid on the key's line) and not declared.
+func skillVariables(rel string, data []byte, v any) (map[string]bool, []record.Finding) {
+	var names []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k := range v {
+			names = append(names, k)
+		}
+	case []any:
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				names = append(names, s)
+			}
+		}
+	default:
+		return nil, nil
+	}
+	sort.Strings(names) // map order must not reach the findings
+	vars := map[string]bool{}
+	var fs []record.Finding
+	for _, k := range names {
+		if variableKey.MatchString(k) {
+			vars[k] = true
+			continue
+		}
+		kj, _ := json.Marshal(k)
+		fs = append(fs, record.Finding{Code: record.CodeSkillVariableKeyInvalid, Severity: record.SeverityOf(record.CodeSkillVariableKeyInvalid),
+			Message: fmt.Sprintf("skill variable %s is not an identifier (^[A-Za-z_][A-Za-z0-9_]*$): ${%s} would never be substituted", kj, k),
+			File:    rel, Line: lineAfter(data, `"skillVariables"`, string(kj))})
+	}
+	return vars, fs
+}
+
+// lineAfter returns the line of the first needle after anchor (or of the
+// first needle at all when anchor is absent).
+func lineAfter(data []byte, anchor, needle string) int {
+	from := bytes.Index(data, []byte(anchor))
+	if from < 0 {
+		from = 0
+	}
+	i := bytes.Index(data[from:], []byte(needle))
+	if i < 0 {
+		return lineOf(data, anchor)
+	}
+	return bytes.Count(data[:from+i], []byte("\n")) + 1
 }
 
 func str(v any) string {

@@ -79,6 +79,10 @@ type Corpus struct {
 	// Findings are discovery problems: directory-missing, path-escapes-root, …
 	Findings []record.Finding
 
+	// notRead are the walks' file-not-read groups, reported once the
+	// vocabulary (and what it imports) is known (notread.go).
+	pendingNotRead []notReadGroup
+
 	fs       *Root     // every read under Root goes through it
 	exclude  []string  // folders of other workspace instances
 	listings *Listings // while Load walks: the workspace search's listings
@@ -161,6 +165,7 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 		if inv := c.inventory(); isHostLayout(inv) {
 			c.hostLayout(inv, seen)
 			c.vocabulary(seen)
+			c.flushNotRead(seen)
 			sort.Slice(c.Sources, func(i, j int) bool { return c.Sources[i].Path < c.Sources[j].Path })
 			return c, nil
 		}
@@ -221,6 +226,7 @@ func Load(ctx context.Context, root string, opt Options) (*Corpus, error) {
 		c.add(Source{Path: "package.json", Abs: filepath.Join(abs, "package.json"), Kind: KindPackage}, seen)
 	}
 	c.vocabulary(seen)
+	c.flushNotRead(seen)
 	sort.Slice(c.Sources, func(i, j int) bool { return c.Sources[i].Path < c.Sources[j].Path })
 	return c, nil
 }
@@ -457,7 +463,7 @@ func (c *Corpus) walk(dir string, kinds []string, seen map[string]bool) {
 		return nil
 	})
 	for _, ext := range exts {
-		c.Findings = append(c.Findings, notReadFinding(dir, ext, notRead[ext]))
+		c.pendingNotRead = append(c.pendingNotRead, notReadGroup{dir: dir, ext: ext, files: notRead[ext]})
 	}
 }
 

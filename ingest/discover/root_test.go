@@ -223,3 +223,55 @@ func FuzzNotText(f *testing.F) {
 		}
 	})
 }
+
+// TestFileNotReadSkipsWhatIsRead: files read by other means are not
+// file-not-read (issue 23.7): the Zod vocabulary and the modules it and
+// the Tool modules import, and the declaration inside a declared "."
+// directory. A module nothing imports still is.
+func TestFileNotReadSkipsWhatIsRead(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"zod vocabulary and its imports", map[string]string{
+			"harness.json":          `{"name": "h", "directories": [{"path": "schemas", "graphTypologies": ["schemas"]}, {"path": "tools", "graphTypologies": ["tools"]}]}`,
+			"schemas/tool-types.ts": "import { z } from \"zod\";\nimport { A } from \"./a.js\";\nexport const X = z.object({});\n",
+			"schemas/a.ts":          "export * from './b';\n",
+			"schemas/b.ts":          "export const B = 1;\n",
+			"schemas/tool.ts":       "export function defineTool(t) { return t; }\n",
+			"schemas/orphan.ts":     "export const O = 1;\n",
+			"tools/index.ts":        "import { defineTool } from \"../schemas/tool.js\";\nexport default [defineTool({id: \"x\"})];\n",
+			"schemas/loop/one.ts":   "import './two.js';\n",
+			"schemas/loop/two.ts":   "import './one.js';\n",
+		}, []string{"schemas/loop/one.ts (3)"}}, // loop/one, loop/two, orphan: nothing starts there
+		{"declaration in a declared . directory", map[string]string{
+			"harness.json": `{"name": "h", "directories": [{"path": ".", "graphTypologies": ["skills"]}]}`,
+			"notes.txt":    "x",
+			"a.md":         "---\nname: a\ndescription: d\n---\n",
+		}, []string{"notes.txt (1)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, body := range c.files {
+				put(t, dir, p, body)
+			}
+			co, err := Load(context.Background(), dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer co.Close()
+			var got []string
+			for _, f := range co.Findings {
+				if f.Code == "file-not-read" {
+					n, _, _ := strings.Cut(f.Message, " ")
+					got = append(got, f.File+" ("+n+")")
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("file-not-read on %v, want %v; findings %+v", got, c.want, co.Findings)
+			}
+		})
+	}
+}

@@ -40,6 +40,9 @@ const (
 	KindAgent       = "agent"
 	KindHooks       = "hooks"
 	KindMcpConfig   = "mcp-config"
+	// Tool-skill pages exported from a knowledge backend (issue 23.11).
+	KindConfluencePage = skill.ParserConfluencePage
+	KindPlanePage      = skill.ParserPlanePage
 )
 
 // Input is one file to parse and what its parser needs besides its bytes.
@@ -109,6 +112,17 @@ var Formats = []Format{
 		Parse: func(in Input) record.File {
 			return skill.Parse(in.Path, in.Data, skill.Options{Package: in.Package, Variables: in.Instance.SkillVariables,
 				Exists: in.Exists, Plugin: in.Plugin, Resources: in.Resources})
+		}},
+	{Kind: KindConfluencePage, Content: true, Where: "skills/ and declared skills and kg directories: *.xhtml Confluence storage-format exports of tool-skill pages, the yaml code macro their front matter (SPEC §2.1d)",
+		Typologies: []string{"skills", "kg"}, Exts: []string{".xhtml"},
+		Parse: func(in Input) record.File {
+			return skill.ParseConfluencePage(in.Path, in.Data, skill.Options{Package: in.Package, Variables: in.Instance.SkillVariables, Exists: in.Exists})
+		}},
+	{Kind: KindPlanePage, Content: true, Where: "skills/ and declared skills and kg directories: *.plane.json Plane page exports of tool-skill pages, a leading yaml block of description_html their front matter (SPEC §2.1d)",
+		Typologies: []string{"skills", "kg"}, Exts: []string{".json"},
+		Accept: func(rel string) bool { return strings.HasSuffix(strings.ToLower(path.Base(rel)), ".plane.json") },
+		Parse: func(in Input) record.File {
+			return skill.ParsePlanePage(in.Path, in.Data, skill.Options{Package: in.Package, Variables: in.Instance.SkillVariables, Exists: in.Exists})
 		}},
 	{Kind: KindTool, Content: true, Where: "tools/ and declared tools directories: YAML, JSON, TypeScript and JavaScript modules (SPEC §2.2, §2.8)",
 		Typologies: []string{"tools"}, Exts: []string{".json", ".yaml", ".yml", ".ts", ".mts", ".js", ".mjs"},

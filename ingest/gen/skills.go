@@ -45,17 +45,19 @@ func (g *generator) writeSkills() error {
 			fmt.Fprintf(b, "\nToday this is done by hand:\n\n```sh\n./scripts/%s --all\n```\n", s.name)
 		}
 		if s.flavour == "hard" {
-			script := s.pkg + "/" + strings.ReplaceAll(s.name, "-", "_")
+			// A program on PATH, not a script: a script the run line names
+			// would have to be in includes: (hard-skill-run-not-included).
+			script := s.pkg + "-" + s.name
 			fmt.Fprintf(b, "\n```tool\nid: run\ndescription: run the %s\nparams:\n", words)
 			b.WriteString("  target:\n    type: string\n    description: what to work on\n")
 			b.WriteString("  mode:\n    type: string\n    enum: fast, full\n    default: fast\n")
-			fmt.Fprintf(b, "run: uv run %s.py --mode $mode $target\n```\n", script)
+			fmt.Fprintf(b, "run: %s --mode $mode $target\n```\n", script)
 			g.stats.HardTools++
 			if g.chance(0.5) {
 				// A second fence with another signature: a step, not a choice.
 				fmt.Fprintf(b, "\n```tool\nid: report\ndescription: report on the %s\nparams:\n", words)
 				b.WriteString("  format:\n    type: string\n    enum: csv, json\n    default: csv\n")
-				fmt.Fprintf(b, "run: uv run %s_report.py --format $format\n```\n", script)
+				fmt.Fprintf(b, "run: %s-report --format $format\n```\n", script)
 				g.stats.HardTools++
 			}
 		}

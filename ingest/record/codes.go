@@ -49,12 +49,15 @@ const (
 	CodeHardSkillMissingIDOrRun      = "hard-skill-missing-id-or-run"
 	CodeIncludeEscapes               = "include-escapes"
 	CodeIncludeMissing               = "include-missing"
+	CodeHardSkillRunNotIncluded      = "hard-skill-run-not-included"
 	CodeToolSkillInvalid             = "tool-skill-invalid"
 	CodeSummaryOverCap               = "summary-over-cap"
 	CodeBodyOverCap                  = "body-over-cap"
 	CodeTriggerDanglingTools         = "trigger-dangling-tools"
 	CodeTriggerInert                 = "trigger-inert"
 	CodeSkillVariableUnresolved      = "skill-variable-unresolved"
+	CodeSkillVariableKeyInvalid      = "skill-variable-key-invalid"
+	CodeSkillSwallowedTool           = "skill-swallowed-tool"
 	CodeToolInvalid                  = "tool-invalid"
 	CodeToolUnknownField             = "tool-unknown-field"
 	CodeToolDuplicateID              = "tool-duplicate-id"
@@ -446,6 +449,11 @@ var registry = []Rule{
 		Example: Example{Corpus: ExampleCorpus, File: "skills/hard/proofread/SKILL.md", Line: 4,
 			Message: "include \"rules/brand-terms.txt\" (skills/hard/proofread/rules/brand-terms.txt) does not exist"},
 	},
+	{Code: CodeHardSkillRunNotIncluded, Severity: Error, Spec: "§2.1", Area: AreaSkills,
+		Means:   "A ```tool fence's `run` line names a script (`uv run handle.py`, `bash scripts/x.sh`, `./bin/t`) that `includes:` does not carry.",
+		Why:     "A tool that runs handle.py needs handle.py, and `includes:` is where a skill says so: without it the skill installs elsewhere and its Tool fails on first call.",
+		Example: Example{Note: "No example corpus skill runs a script it does not include; ingest/skill TestRunFiles covers it."},
+	},
 	{Code: CodeToolSkillInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
 		Means: "A tool skill (front matter `key` + `trigger`) breaks a rule: missing or empty key, a trigger that is not exactly one of tool/mcp_server/any_of/all_of, phases outside plan/execute/review/subagent, `required` not a boolean.",
 		Why:   "An invalid trigger or phase means the guidance is loaded at the wrong time or never.",
@@ -466,14 +474,24 @@ var registry = []Rule{
 	{Code: CodeTriggerDanglingTools, Severity: Warning, Spec: "§2.1", Area: AreaSkills,
 		Means: "Some `tool:` leaves of a tool skill's trigger match no Tool or MCP tool while others are live.",
 		Why:   "Near-certain name drift: a Tool was renamed and the guidance no longer follows it.",
-		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/deploy.md", Line: 1,
+		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/deploy.md", Line: 6,
 			Message: "tool skill deploy: trigger leaves tool: netlify-deploy match nothing while tool: pages-deploy are live (name drift?)"},
 	},
 	{Code: CodeTriggerInert, Severity: Info, Spec: "§2.1", Area: AreaSkills,
 		Means: "No leaf of a tool skill's trigger matches anything in the graph.",
 		Why:   "The guidance is never loaded; it may be for a tool of another harness, or dead.",
-		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/legacy-wiki.md", Line: 1,
+		Example: Example{Corpus: ExampleCorpus, File: "skills/tool-skills/legacy-wiki.md", Line: 4,
 			Message: "tool skill legacy-wiki: no trigger leaf matches anything (tool: confluence_publish)"},
+	},
+	{Code: CodeSkillSwallowedTool, Severity: Warning, Spec: "§2.1, §5.1", Area: AreaSkills,
+		Means:   "A skill's prose invokes a program (`gh pr create` in a code span or on a plain line; a known CLI, or one a declared Tool runs) that no Tool satisfying the skill runs. Reported once per skill and program; also tier-C evidence `prose-command:<line>`.",
+		Why:     "A skill that embeds a vendor invocation has swallowed a Tool: the mechanism is not declared, so nothing checks, gates or replaces it. Declare the Tool, or mark the mention deliberate with `<!-- skillgraph: allow gh -->`.",
+		Example: Example{Note: "The example corpus's prose names no CLI; queries TestSwallowedTools covers it."},
+	},
+	{Code: CodeSkillVariableKeyInvalid, Severity: Error, Spec: "§2.1", Area: AreaSkills,
+		Means:   "A `skillVariables` key of the instance declaration is not an identifier (`^[A-Za-z_][A-Za-z0-9_]*$`); it is not declared.",
+		Why:     "The tool-skill engine substitutes `${name}` only for identifiers: a key like `base-url` is rejected up front rather than silently never matching.",
+		Example: Example{Note: "The example corpus declares only identifier keys; ingest/discover TestSkillVariableKeys covers it."},
 	},
 	{Code: CodeSkillVariableUnresolved, Severity: Warning, Spec: "§2.1", Area: AreaSkills,
 		Means: "A tool skill uses `${name}` that the instance's `skillVariables` does not declare.",
@@ -644,7 +662,7 @@ var registry = []Rule{
 	{Code: CodeBeanParentType, Severity: Error, Spec: "§2.6", Area: AreaBeans,
 		Means: "A bean's parent has the wrong type (a milestone has no parent; an epic's parent is a milestone; features, tasks and bugs sit under milestones, epics or features).",
 		Why:   "The hierarchy that reports roll up along is broken.",
-		Example: Example{Corpus: ExampleCorpus, File: "beans/qw-e011--screenshot-automation.md", Line: 1,
+		Example: Example{Corpus: ExampleCorpus, File: "beans/qw-e011--screenshot-automation.md", Line: 6,
 			Message: "bean qw-e011 is a epic under qw-t101, a task; a epic takes a parent of type milestone"},
 	},
 	{Code: CodeContractExternal, Severity: Info, Spec: "§5.2", Area: AreaContracts,
@@ -662,13 +680,13 @@ var registry = []Rule{
 	{Code: CodeContractRequiredMissing, Severity: Error, Spec: "§5.2", Area: AreaContracts,
 		Means: "A Tool satisfies a skill whose input contract requires a name the Tool has no input for. The satisfies edge is invalid.",
 		Why:   "The Tool cannot receive what the skill says it needs: it does not really perform the skill.",
-		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 3,
+		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 7,
 			Message: "tool factbot cannot perform fact-check: the contract schemas/skills/fact-check/input.schema.json requires [claim, sources] but the tool accepts [claim] (missing: sources)"},
 	},
 	{Code: CodeContractTypeMismatch, Severity: Error, Spec: "§5.2", Area: AreaContracts,
 		Means: "A Tool input and a contract property share a name but their JSON types differ (an integer port may serve a number property). The edge is invalid.",
 		Why:   "Values of the contract's type would be rejected or misread by the Tool.",
-		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 15,
+		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 24,
 			Message: "tool claimcheck-api input \"claim\" is integer but contract schemas/skills/fact-check/input.schema.json property \"claim\" is string"},
 	},
 	{Code: CodeContractNameNearMiss, Severity: Warning, Spec: "§5.2", Area: AreaContracts,

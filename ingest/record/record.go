@@ -117,11 +117,25 @@ type Skill struct {
 	BodyLines    int
 	// ShellBlocks are the 1-based lines of fenced sh/bash/console blocks.
 	ShellBlocks []int
+	// Commands are the command invocations of its prose (inline code spans
+	// and plain lines), candidates for a swallowed Tool (issue 23.8).
+	Commands []Invocation
 	// Plugin is the folder of the agent-host plugin that holds the skill
 	// ("" outside a plugin); Resources are the other files of an Agent
 	// Skill's folder, relative to the corpus root (SPEC §1.3).
 	Plugin    string
 	Resources []string
+}
+
+// Invocation is one command invocation in a skill's prose: `gh pr create`
+// in a code span, or gh pr create on a plain line.
+type Invocation struct {
+	Program string `json:"program"` // the first word: the binary it runs
+	Text    string `json:"text"`    // the invocation as written (at most 200 bytes)
+	Line    int    `json:"line"`
+	// Known is set when the program is in the parser's table of CLIs;
+	// others count only when a declared Tool runs the same program.
+	Known bool `json:"known,omitempty"`
 }
 
 // Trigger is a tool-skill trigger tree (SPEC §2.1d): exactly one field set.
@@ -143,6 +157,9 @@ type ToolSkill struct {
 	Line      int
 	BodyBytes int
 	BodyLines int
+	// Refs are the lines of the trigger leaves ("trigger.tool",
+	// "trigger.mcp_server"), for findings about a leaf.
+	Refs RefLines
 }
 
 // Port is one typed input or output of a Tool.

@@ -58,7 +58,7 @@ func (p *parser) hard() {
 				"```tool fence is not closed; its tool is ignored")
 			continue
 		}
-		t, ok := p.toolFence(id, f)
+		t, ok := p.toolFence(id, s.Includes, f)
 		if !ok {
 			continue
 		}
@@ -73,9 +73,10 @@ func (p *parser) hard() {
 	p.out.Skills = append(p.out.Skills, s)
 }
 
-// toolFence parses one closed ```tool fence. ok is false when no tool can be
+// toolFence parses one closed ```tool fence; includes are the skill's, which
+// the files its run line names must be among. ok is false when no tool can be
 // built (no id, or the YAML does not parse).
-func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
+func (p *parser) toolFence(skillID string, includes []string, f fence) (record.Tool, bool) {
 	text := strings.Join(f.Content, "\n")
 	off := newLineMap(text, f.Line+1) // content starts on the line after the fence
 	root, err := parseYAML(text)
@@ -130,6 +131,7 @@ func (p *parser) toolFence(skillID string, f fence) (record.Tool, bool) {
 	t.Description, _ = scalarOf(m, "description")
 	t.Inputs = p.params(subject, m, off)
 	p.checkVars(subject, t.Inputs, words, runLines)
+	p.checkRunFiles(subject, includes, words, runLines)
 	return t, fid != ""
 }
 

@@ -36,7 +36,8 @@ func TestHardSkill(t *testing.T) {
 		"run: uv run handle.py --$operation $user x${count}y $$HOME $ -- ${flags}", // 22
 		"```",
 	), Options{Exists: func(string) bool { return true }})
-	checkFindings(t, f)
+	// hardFile has no includes: handle.py is present but not carried.
+	checkFindings(t, f, E("hard-skill-run-not-included", 22))
 	s := only(t, f)
 	if s.ID != "wl" || s.Flavour != FlavourHard || s.Description != "d" || s.Title != "wl" {
 		t.Errorf("skill %+v", s)
@@ -214,5 +215,44 @@ func TestRunVars(t *testing.T) {
 	}
 	if got := runVars(strings.Repeat("${", 1000)); got != nil {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestRunFiles(t *testing.T) {
+	exists := map[string]bool{"skills/hard/wl/handle.py": true, "skills/hard/wl/scripts": true, "skills/hard/wl/scripts/x.sh": true, "skills/hard/wl/loose.py": true}
+	cases := []struct {
+		name     string
+		includes string
+		run      string
+		want     []want
+		inMsg    string
+	}{
+		{"included file", "includes: handle.py", "run: uv run handle.py", nil, ""},
+		{"under included directory", "includes: scripts/", "run: bash scripts/x.sh", nil, ""},
+		{"uv run --script", "includes: scripts", "run: uv run --script scripts/x.sh", nil, ""},
+		{"not included, absent", "includes: handle.py", "run: node y.js", []want{E("hard-skill-run-not-included", 8)}, "not in the skill folder"},
+		{"not included, present", "includes: handle.py", "run: python loose.py", []want{E("hard-skill-run-not-included", 8)}, "in the skill folder but not in includes"},
+		{"no includes at all", "description: d", "run: ./bin/tool", []want{E("hard-skill-run-not-included", 8)}, "bin/tool"},
+		{"program on PATH", "description: d", "run: gh pr list", nil, ""},
+		{"param, url, absolute are not files", "description: d", "run: curl https://x.test/a.sh /opt/b.py $p.py", nil, ""},
+		{"data argument", "description: d", "run: codespell --dictionary rules.txt", nil, ""},
+		{"one finding per file", "description: d", "run: bash a.sh a.sh", []want{E("hard-skill-run-not-included", 8)}, "a.sh"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse("skills/hard/wl/SKILL.md", md("---", "skill: wl", c.includes, "---", "# WL", "```tool", "id: a", c.run, "```"),
+				Options{Exists: func(rel string) bool { return exists[rel] }})
+			var fs []record.Finding
+			for _, fi := range f.Findings {
+				if fi.Code != record.CodeHardSkillUndeclaredVar {
+					fs = append(fs, fi)
+				}
+			}
+			f.Findings = fs
+			checkFindings(t, f, c.want...)
+			if c.inMsg != "" && (len(fs) == 0 || !strings.Contains(fs[0].Message, c.inMsg)) {
+				t.Errorf("findings %+v, want a message with %q", fs, c.inMsg)
+			}
+		})
 	}
 }

@@ -56,6 +56,8 @@ type parser struct {
 	trigNodes int
 	// trigCut is set once a too-large trigger has been reported.
 	trigCut bool
+	// trigRefs are the lines of the trigger leaves read so far.
+	trigRefs record.RefLines
 }
 
 // Parse parses one markdown file at path (slash path relative to the corpus
@@ -105,6 +107,9 @@ func (p *parser) boundLists() {
 		}
 		if over(len(s.ShellBlocks), "shell blocks", s.ID) {
 			s.ShellBlocks = nil
+		}
+		if over(len(s.Commands), "prose commands", s.ID) {
+			s.Commands = nil
 		}
 	}
 	for i := range p.out.Tools {
@@ -206,6 +211,7 @@ func (p *parser) base(id, flavour string) record.Skill {
 		Line:        1,
 		BodyLines:   countLines(p.bodyLines()),
 		ShellBlocks: p.body.shellLines(),
+		Commands:    p.proseCommands(),
 		Plugin:      p.opt.Plugin,
 		Resources:   p.opt.Resources,
 	}

@@ -102,6 +102,7 @@ func (p *parser) toolSkillFront(t *record.ToolSkill) {
 	}
 	te, _ := m.Get("trigger")
 	t.Trigger, _ = p.trigger(key, te.Val, te.Line, 0)
+	t.Refs = p.trigRefs
 }
 
 // phases reads phases ⊆ {plan, execute, review, subagent}.
@@ -197,6 +198,9 @@ func (p *parser) trigger(key string, n *yaml.Node, line, depth int) (record.Trig
 		} else {
 			t.McpServer = s
 		}
+		// The leaf's own line, for trigger-dangling-tools and
+		// trigger-inert (issue 23.7: they sat on the key's line).
+		p.trigRefs.Set("trigger."+k.Name, s, k.Line)
 	default:
 		seq := deref(k.Val)
 		if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) == 0 {

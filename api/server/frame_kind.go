@@ -1,0 +1,113 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/jsonld"
+)
+
+// kindTypes are the node types /export?frame=<kind> without an id frames
+// all of (issue 23.7: framed trees per kind, SPEC §6.2).
+var kindTypes = map[string]string{"skill": "Skill", "tool": "Tool", "process": "Process", "bean": "Bean",
+	"contract": "Contract", "server": "McpServer", "toolskill": "ToolSkill"}
+
+// kindIRIs lists the IRIs of every node of kind in the served snapshot,
+// sorted.
+func (h *handlers) kindIRIs(kind string) []string {
+	snap := h.svc.Snapshot()
+	if snap == nil {
+		return nil
+	}
+	var out []string
+	switch kind {
+	case "skill":
+		for _, x := range snap.Skills {
+			out = append(out, x.IRI)
+		}
+	case "tool":
+		for _, x := range snap.Tools {
+			out = append(out, x.IRI)
+		}
+	case "process":
+		for _, x := range snap.Processes {
+			out = append(out, x.IRI)
+		}
+	case "bean":
+		for _, x := range snap.Beans {
+			out = append(out, x.IRI)
+		}
+	case "contract":
+		for iri := range snap.Contracts {
+			out = append(out, iri)
+		}
+	case "server":
+		for _, x := range snap.Servers {
+			out = append(out, x.IRI)
+		}
+	case "toolskill":
+		for _, x := range snap.ToolSkills {
+			out = append(out, x.IRI)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// frameKind answers /export?frame=<kind> without an id: every node of the
+// kind framed as a tree, under @graph. It holds each node's quads and their
+// expansion in memory, so it shares the whole-graph JSON-LD export's bounds
+// (MaxJSONLDQuads, at most MaxJSONLDExports at once).
+func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string) {
+	typ, ok := kindTypes[kind]
+	if !ok {
+		writeText(w, http.StatusBadRequest, fmt.Sprintf("frame=%s needs &id=<id>; without an id frame one of skill, tool, process, bean, contract, server, toolskill\n", kind))
+		return
+	}
+	select {
+	case h.heavy <- struct{}{}:
+		defer func() { <-h.heavy }()
+	default:
+		w.Header().Set("Retry-After", "5")
+		writeText(w, http.StatusServiceUnavailable, "too many JSON-LD exports are running; retry later\n")
+		return
+	}
+	v, err := h.svc.store.Version(r.Context())
+	if err != nil {
+		h.log.Error("frame kind: graph version", "err", err)
+		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
+		return
+	}
+	if notModified(w, r, etag(v, "frame-"+kind)) {
+		return
+	}
+	limit := h.cfg.MaxJSONLDQuads
+	var all []quad.Quad
+	for _, iri := range h.kindIRIs(kind) {
+		qs, err := entityQuads(r.Context(), h.svc.store, iri)
+		if err != nil {
+			h.log.Error("frame kind: read", "iri", iri, "err", err)
+			writeText(w, http.StatusInternalServerError, "frame failed\n")
+			return
+		}
+		all = append(all, qs...)
+		if limit > 0 && len(all) > limit {
+			writeText(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("every %s framed is more than %d quads; ask for one with &id=<id>, or use Accept: application/n-quads\n", kind, limit))
+			return
+		}
+	}
+	jsonld.SortQuads(all)
+	exp, err := jsonld.FromQuads(all)
+	if err == nil {
+		var out map[string]any
+		if out, err = jsonld.FrameType(exp, typ); err == nil {
+			writeJSON(w, http.StatusOK, typeJSONLD, out)
+			return
+		}
+	}
+	h.log.Error("frame kind failed", "kind", kind, "err", err)
+	writeText(w, http.StatusInternalServerError, "frame failed\n")
+}
