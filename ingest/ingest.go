@@ -31,6 +31,7 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/format"
 	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/ingest/safety"
 	"github.com/skillgraph/skillgraph/ingest/tool"
 	"github.com/skillgraph/skillgraph/ingest/tsmodule"
 	"github.com/skillgraph/skillgraph/ingest/vocab"
@@ -39,7 +40,7 @@ import (
 
 // parserVersion salts every file digest: bump it when a parser's output
 // changes so that unchanged files are re-ingested once.
-const parserVersion = "11"
+const parserVersion = "12"
 
 // Options tune an ingest run.
 type Options struct {
@@ -829,6 +830,10 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 				asked = append(asked, fmt.Sprintf("package=%q", s.StampKey()))
 			}
 			unitSalt = extendSalt(saltHex, asked)
+		}
+		if err == nil && !nonText(s, data) {
+			// What the file can do to an agent that reads it (issue #28).
+			f.Findings = append(f.Findings, safety.Scan(s.Kind, s.Path, data)...)
 		}
 		if s.Kind == discover.KindDeclaration {
 			f.Findings = append(f.Findings, c.Findings...)

@@ -18,7 +18,7 @@ func (s *Snapshot) analyse() {
 	s.resolve(&res)
 	s.linkHosts(&hosts) // before reachability: an agent's skills are its edges
 	hosts.sort()
-	var entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity findings
+	var entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity, safe findings
 	linked := findings(s.Findings) // made while linking
 	covered := make(chan struct{})
 	done := make(chan struct{})
@@ -34,10 +34,11 @@ func (s *Snapshot) analyse() {
 		plan = s.planWorkflows()
 		s.gating(&gate)
 		s.parity(&parity)
+		s.contentSafety(&safe)
 		<-covered
 		s.alternatives(&alt)
 		s.programs(&progs)
-		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt, progs, parity} {
+		for _, fs := range []findings{entry, inst, beans, triggers, gate, alt, progs, parity, safe} {
 			fs.sort()
 		}
 	}()
@@ -52,7 +53,7 @@ func (s *Snapshot) analyse() {
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
 	// (compareFindings' ties keep that order).
-	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity})
+	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, swal, alt, reach, gate, progs, parity, safe})
 	s.attachFindings()
 	s.attachPluginFindings()
 }
