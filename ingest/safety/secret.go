@@ -186,17 +186,22 @@ const maxAssignWindows = 1024
 // assignments are assignment's matches (submatch indexes into the file)
 // in windows around secretWords, each value once.
 func (t *text) assignments() [][]int {
-	low := t.lowered()
+	// Only a manifest is judged whole; elsewhere only the front matter.
+	lo, hi := 0, len(t.data)
+	if !t.manifest() {
+		lo, hi = t.fmStart, t.fmEnd
+	}
+	low := t.lowered()[:hi]
 	var wins [][2]int
 	for _, w := range secretWords {
-		for i := 0; i < len(low); {
+		for i := lo; i < len(low); {
 			j := bytes.Index(low[i:], []byte(w))
 			if j < 0 {
 				break
 			}
 			p := i + j
 			i = p + len(w)
-			wins = append(wins, [2]int{max(0, p-80), min(len(low), p+len(w)+300)})
+			wins = append(wins, [2]int{max(lo, p-80), min(len(low), p+len(w)+300)})
 			if len(wins) >= maxAssignWindows {
 				break
 			}
