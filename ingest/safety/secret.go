@@ -45,6 +45,10 @@ var secretFormats = []secretFormat{
 	{"private key", []string{"-----BEGIN "}, regexp.MustCompile(`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`), 0, 0},
 }
 
+// maxStarts bounds the places one literal is tried at in one file: a
+// file of a million "sk-" costs 1 024 anchored matches, not a million.
+const maxStarts = 1024
+
 // maxSecretLen bounds the text an anchored expression is given.
 const maxSecretLen = 512
 
@@ -53,7 +57,7 @@ const maxSecretLen = 512
 func (f secretFormat) matches(data []byte) [][2]int {
 	var out [][2]int
 	for _, st := range f.starts {
-		for i := 0; i < len(data); {
+		for i, tried := 0, 0; i < len(data) && tried < maxStarts; tried++ {
 			j := bytes.Index(data[i:], []byte(st))
 			if j < 0 {
 				break
@@ -176,23 +180,28 @@ func (t *text) assignedSecrets(taken map[int]bool) []secretAt {
 var secretWords = []string{"key", "secret", "token", "passw", "auth", "credential", "bearer"}
 
 // maxAssignWindows bounds the windows a file is searched in for each
-// secret word (a manifest of 4 096 "token" keys is searched whole).
-const maxAssignWindows = 4096
+// secret word (a manifest of 1 024 "token" keys is searched whole).
+const maxAssignWindows = 1024
 
 // assignments are assignment's matches (submatch indexes into the file)
 // in windows around secretWords, each value once.
 func (t *text) assignments() [][]int {
-	low := t.lowered()
+	// Only a manifest is judged whole; elsewhere only the front matter.
+	lo, hi := 0, len(t.data)
+	if !t.manifest() {
+		lo, hi = t.fmStart, t.fmEnd
+	}
+	low := t.lowered()[:hi]
 	var wins [][2]int
 	for _, w := range secretWords {
-		for i := 0; i < len(low); {
+		for i := lo; i < len(low); {
 			j := bytes.Index(low[i:], []byte(w))
 			if j < 0 {
 				break
 			}
 			p := i + j
 			i = p + len(w)
-			wins = append(wins, [2]int{max(0, p-80), min(len(low), p+len(w)+300)})
+			wins = append(wins, [2]int{max(lo, p-80), min(len(low), p+len(w)+300)})
 			if len(wins) >= maxAssignWindows {
 				break
 			}
