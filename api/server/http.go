@@ -28,6 +28,9 @@ type Config struct {
 	MaxJSONLDExports int
 	// Page, if set, serves the triage page at GET /.
 	Page http.Handler
+	// Explorer, if set, serves GraphiQL at /graphiql and /graphiql/<file>
+	// and to a browser's GET /graphql (web.Explorer).
+	Explorer http.Handler
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a
@@ -99,7 +102,8 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	r.HandleFunc("/graphql", h.graphql) // it answers 405 itself (graphql_http.go)
 	r.Handle("/mcp", h.mcpHandler())    // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
-	get("/graphiql/*", h.graphiqlAsset)
+	get("/graphiql/*", h.graphiql)
+	get("/diagram/{id}", h.diagram)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
 	get("/ns", h.context)

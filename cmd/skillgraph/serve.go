@@ -86,6 +86,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		cfg := server.DefaultConfig()
 		cfg.Token = os.Getenv("SKILLGRAPH_TOKEN")
 		cfg.Page = web.Handler()
+		cfg.Explorer = web.Explorer()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err

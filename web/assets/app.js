@@ -15,6 +15,7 @@ import { viewUnreachable } from "./js/views/unreachable.js";
 import { viewFindings } from "./js/views/findings.js";
 import { viewPlugins } from "./js/views/plugins.js";
 import { viewPlugin } from "./js/views/plugin.js";
+import { viewPackage } from "./js/views/package.js";
 
 registerView("overview", (parts, params) => viewOverview(params));
 registerView("queue", (parts, params) => viewQueue(params));
@@ -26,6 +27,7 @@ registerView("unreachable", (parts, params) => viewUnreachable(params));
 registerView("findings", (parts, params) => viewFindings(params));
 registerView("plugins", (parts, params) => viewPlugins(params));
 registerView("plugin", (parts, params) => viewPlugin(parts[0] || "", params));
+registerView("package", (parts) => viewPackage(parts[0] || ""));
 
 document.getElementById("skip-link").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
 window.addEventListener("hashchange", route);
