@@ -71,7 +71,7 @@ func (s *Service) sourceAsRead(src *queries.Source) ([]byte, error) {
 		limit = maxDiagramBytes
 	}
 	for _, root := range s.corpora {
-		b, err := readCapped(filepath.Join(root, rel), limit)
+		b, err := readCapped(root, rel, limit)
 		if err != nil {
 			continue
 		}
@@ -83,9 +83,16 @@ func (s *Service) sourceAsRead(src *queries.Source) ([]byte, error) {
 	return nil, fmt.Errorf("%w: %s is not in the corpus as it was read (changed or removed since)", errNoDiagram, src.Path)
 }
 
-// readCapped reads a regular file of at most limit bytes.
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+// readCapped reads the regular file rel of at most limit bytes inside
+// the folder dir, opened as an os.Root: the path cannot leave it, through
+// ".." or a symbolic link.
+func readCapped(dir, rel string, limit int64) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.Open(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +102,7 @@ func readCapped(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, limit)
+		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", rel, limit)
 	}
 	return io.ReadAll(io.LimitReader(f, limit+1))
 }
