@@ -53,6 +53,10 @@ if command -v npm >/dev/null 2>&1; then
   chmod u+x scripts/conformance/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true
   export SKILLGRAPH_NODE_MODULES="$PWD/scripts/conformance/node_modules"
   export SKILLGRAPH_REQUIRE_CONFORMANCE=1
+  # The checked-in GraphiQL and pictures bundles must be what their lock
+  # files build (esbuild is deterministic): rebuilt in a temporary directory.
+  log "vendored web bundles"
+  scripts/vendor-web.sh --check
 else
   echo "npm missing: the conformance tests will skip" >&2
 fi

@@ -123,14 +123,14 @@ func TestBrowserAxeEveryView(t *testing.T) {
 			eval[bool](t, ctx, "store token", fmt.Sprintf(`sessionStorage.setItem("skillgraph.token", %q), true`, s.token))
 			run(t, ctx, "maintainer view", chromedp.Navigate(s.srv.URL+"/#/skill/lint-docs"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#verdict-form`)))
 			axeCheck(t, ctx, src, theme+" maintainer #/skill/lint-docs")
-			// The explorer: a type's docs, the suggestion list open, a result.
-			run(t, ctx, "graphiql", chromedp.Navigate(s.srv.URL+"/graphiql#doc/Skill"), chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))
-			axeCheck(t, ctx, src, theme+" /graphiql#doc/Skill")
-			typeInEditor(t, ctx, "{ skills { nodes { t")
-			run(t, ctx, "suggest", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS(`#suggestions [role=option]`)))
-			axeCheck(t, ctx, src, theme+" /graphiql with suggestions")
-			run(t, ctx, "run", chromedp.KeyEvent("\u001b"), chromedp.Click(chromedp.CSS(`#run`)), chromedp.WaitVisible(chromedp.CSS(`#result[data-state]`)))
-			axeCheck(t, ctx, src, theme+" /graphiql with a result")
+			// GraphiQL: with a result and the docs explorer open.
+			run(t, ctx, "graphiql", chromedp.Navigate(s.srv.URL+"/graphiql"), chromedp.WaitVisible(chromedp.CSS(`.graphiql-query-editor .CodeMirror`)))
+			axeCheck(t, ctx, src, theme+" /graphiql")
+			cmSet(t, ctx, ".graphiql-query-editor", "{ skills(first: 2) { nodes { id title } } }")
+			run(t, ctx, "run", chromedp.Click(chromedp.CSS(`.graphiql-execute-button`)))
+			waitFor(t, ctx, "result", `document.querySelector(".result-window .CodeMirror").CodeMirror.getValue().includes("nodes")`, `document.querySelector(".result-window").innerText`)
+			run(t, ctx, "docs", chromedp.Click(chromedp.CSS(`button[aria-label="Show Documentation Explorer"]`)), chromedp.WaitVisible(chromedp.CSS(`.graphiql-doc-explorer`)))
+			axeCheck(t, ctx, src, theme+" /graphiql with a result and the docs")
 		})
 	}
 }

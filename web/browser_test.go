@@ -57,6 +57,7 @@ func newSiteToken(t *testing.T, src, token string) *site {
 	srv := servertest.Start(t, servertest.Options{Corpus: corpus, Config: func(c *server.Config) {
 		c.Token = token
 		c.Page = web.Handler()
+		c.Explorer = web.Explorer()
 	}})
 	return &site{srv: srv, svc: srv.Service, corpus: corpus, token: token}
 }

@@ -2,21 +2,26 @@ package web_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"slices"
+	"io"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/skillgraph/skillgraph/web"
 )
 
-// waitFor polls a boolean expression until it holds (the explorer works
+// waitFor polls a boolean expression until it holds (GraphiQL works
 // asynchronously: introspection, fetches), failing with what last showed.
 func waitFor(t *testing.T, ctx context.Context, what, expr, show string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for !eval[bool](t, ctx, what, expr) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: timed out; %s", what, eval[string](t, ctx, "show", show))
@@ -25,189 +30,143 @@ func waitFor(t *testing.T, ctx context.Context, what, expr, show string) {
 	}
 }
 
-// typeInEditor replaces the editor's text with text, the caret at the end.
-func typeInEditor(t *testing.T, ctx context.Context, text string) {
+// watchPage makes every document the tab opens record its CSP violations
+// and uncaught errors in window.__sgProblems (the script is installed
+// through the DevTools protocol, so the page's CSP does not apply to it).
+func watchPage(t *testing.T, ctx context.Context) {
 	t.Helper()
-	eval[bool](t, ctx, "set editor", fmt.Sprintf(`(() => { const e = document.getElementById("editor"); e.focus(); e.value = %q; e.setSelectionRange(e.value.length, e.value.length); return true })()`, text))
+	run(t, ctx, "watch CSP", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+window.__sgProblems = [];
+document.addEventListener("securitypolicyviolation", (e) => window.__sgProblems.push("CSP " + e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber));
+window.addEventListener("error", (e) => window.__sgProblems.push("error: " + e.message + " at " + e.filename + ":" + e.lineno));
+window.addEventListener("unhandledrejection", (e) => window.__sgProblems.push("unhandled rejection: " + (e.reason && e.reason.message || e.reason)));
+`})
+		return err
+	}))
 }
 
-func suggestions(t *testing.T, ctx context.Context) []string {
+// noProblems fails on any CSP violation or uncaught error the document
+// saw since the last call.
+func noProblems(t *testing.T, ctx context.Context, where string) {
 	t.Helper()
-	return eval[[]string](t, ctx, "suggestions", `document.getElementById("suggestions").hidden ? [] : [...document.querySelectorAll("#suggestions [role=option]")].map(o => o.dataset.label)`)
+	for _, p := range eval[[]string](t, ctx, "problems", `(() => { const p = window.__sgProblems || ["the watch script did not run"]; window.__sgProblems = []; return p })()`) {
+		t.Errorf("%s: %s", where, p)
+	}
 }
 
-// TestBrowserExplorer drives /graphiql from the keyboard: the standard
-// introspection loads, the docs pane shows a type with its fields and
-// descriptions, typing offers fields and arguments of the type at the
-// cursor, and Ctrl+Enter runs the query and renders its data (issue #12).
-func TestBrowserExplorer(t *testing.T) {
+// cmValue and cmSet read and write a GraphiQL CodeMirror 5 editor.
+func cmValue(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	return eval[string](t, ctx, "read "+sel, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e && e.CodeMirror ? e.CodeMirror.getValue() : "" })()`, sel+" .CodeMirror"))
+}
+
+func cmSet(t *testing.T, ctx context.Context, sel, text string) {
+	t.Helper()
+	if !eval[bool](t, ctx, "set "+sel, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e || !e.CodeMirror) return false; e.CodeMirror.setValue(%q); return true })()`, sel+" .CodeMirror", text)) {
+		t.Fatalf("no CodeMirror editor under %s", sel)
+	}
+}
+
+// TestBrowserGraphiQL drives the vendored GraphiQL (issue #25.6): the
+// schema loads (docs explorer), a query with variables runs and its
+// result shows, prettify rewrites the query, the run lands in the
+// history, the variables and headers editors exist, and nothing the page
+// does is refused by the strict CSP or throws.
+func TestBrowserGraphiQL(t *testing.T) {
 	s := newSite(t, "")
 	var want struct {
-		GraphVersion int `json:"graphVersion"`
-		Schema       struct {
-			Types []struct{ Name string } `json:"types"`
-		} `json:"__schema"`
-		Skill struct {
-			Fields []struct{ Name, Description string } `json:"fields"`
-		} `json:"__type"`
+		Skill struct{ ID, Title string } `json:"skill"`
 	}
-	s.query(t, `{ graphVersion __schema { types { name } } __type(name: "Skill") { fields { name description } } }`, nil, &want)
+	s.query(t, `query($id: ID!) { skill(id: $id) { id title } }`, map[string]any{"id": "lint-docs"}, &want)
+	if want.Skill.Title == "" {
+		t.Fatal("the test corpus has no titled lint-docs skill")
+	}
 	ctx := browser(t, 1280, 900)
-	run(t, ctx, "open explorer", chromedp.Navigate(s.srv.URL+"/graphiql"))
-	waitFor(t, ctx, "introspection", `document.getElementById("schema-status").dataset.state !== "loading"`, `document.getElementById("schema-status").textContent`)
-	if st := firstText(t, ctx, "#schema-status"); !strings.HasPrefix(st, "Schema loaded") {
-		t.Fatalf("schema status %q", st)
-	}
-	if n := attrs(t, ctx, "#schema-status", "data-types"); len(n) != 1 || n[0] != fmt.Sprint(len(want.Schema.Types)) {
-		t.Errorf("explorer indexed %v types, the server has %d", n, len(want.Schema.Types))
-	}
+	watchPage(t, ctx)
+	for _, path := range []string{"/graphiql", "/graphql"} {
+		run(t, ctx, "open "+path, chromedp.Navigate(s.srv.URL+path), chromedp.WaitVisible(chromedp.CSS(`.graphiql-query-editor .CodeMirror`)))
+		// The schema is introspected: the docs explorer can open Query.
+		run(t, ctx, "open docs", chromedp.Click(chromedp.CSS(`button[aria-label="Show Documentation Explorer"]`)))
+		waitFor(t, ctx, "docs", `[...document.querySelectorAll(".graphiql-doc-explorer a, .graphiql-doc-explorer-type-name")].some(a => a.textContent === "Query")`,
+			`document.querySelector(".graphiql-plugin") ? document.querySelector(".graphiql-plugin").innerText.slice(0, 300) : "no plugin pane"`)
 
-	// Docs: the root lists Query; following the Skill link shows its fields.
-	run(t, ctx, "docs root", chromedp.WaitVisible(chromedp.CSS(`#doc a[data-type="Skill"]`)))
-	run(t, ctx, "open Skill docs", chromedp.Focus(chromedp.CSS(`#doc a[data-type="Skill"]`)), chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))
-	fields := attrs(t, ctx, "#doc-fields > li", "data-field")
-	if len(fields) != len(want.Skill.Fields) {
-		t.Errorf("docs list %d Skill fields, introspection %d", len(fields), len(want.Skill.Fields))
-	}
-	for _, f := range want.Skill.Fields {
-		if f.Name != "tier" {
-			continue
+		cmSet(t, ctx, ".graphiql-query-editor", "query One($id: ID!) { skill(id: $id) { id title } }")
+		cmSet(t, ctx, ".graphiql-editor-tool .graphiql-editor:not(.hidden)", `{"id": "lint-docs"}`)
+		run(t, ctx, "run", chromedp.Click(chromedp.CSS(`.graphiql-execute-button`)))
+		waitFor(t, ctx, "result", fmt.Sprintf(`(() => { const e = document.querySelector(".result-window .CodeMirror"); return !!e && e.CodeMirror.getValue().includes(%q) })()`, want.Skill.Title),
+			`(() => { const e = document.querySelector(".result-window .CodeMirror"); return e ? e.CodeMirror.getValue() : "no result editor" })()`)
+
+		run(t, ctx, "prettify", chromedp.Click(chromedp.CSS(`button[aria-label^="Prettify query"]`)))
+		waitFor(t, ctx, "prettified", `document.querySelector(".graphiql-query-editor .CodeMirror").CodeMirror.getValue().startsWith("query One($id: ID!) {\n  skill(id: $id) {\n")`,
+			`document.querySelector(".graphiql-query-editor .CodeMirror").CodeMirror.getValue()`)
+
+		run(t, ctx, "history", chromedp.Click(chromedp.CSS(`button[aria-label="Show History"]`)))
+		waitFor(t, ctx, "history entry", `[...document.querySelectorAll(".graphiql-history-item")].some(e => e.textContent.includes("One"))`,
+			`document.querySelector(".graphiql-plugin") ? document.querySelector(".graphiql-plugin").innerText : "no history pane"`)
+		for _, tab := range []string{"Variables", "Headers"} {
+			if n := eval[int](t, ctx, "tab "+tab, fmt.Sprintf(`[...document.querySelectorAll(".graphiql-editor-tools button")].filter(b => b.textContent.trim() === %q).length`, tab)); n != 1 {
+				t.Errorf("%s: %d %s editor tabs, want 1", path, n, tab)
+			}
 		}
-		got := firstText(t, ctx, `#doc-fields > li[data-field="tier"] .desc`)
-		if f.Description == "" || got != f.Description {
-			t.Errorf("tier's description shown %q, schema says %q", got, f.Description)
-		}
-	}
-	if focused := eval[string](t, ctx, "focus", `document.activeElement.dataset.type || ""`); focused != "Skill" {
-		t.Errorf("after following a type link focus is on %q, want the type's heading", focused)
-	}
-	// The search box finds a field across types.
-	run(t, ctx, "search", chromedp.SendKeys(chromedp.CSS(`#doc-search`), "witness"))
-	waitFor(t, ctx, "search results", `[...document.querySelectorAll("#doc .type-link")].some(a => a.textContent === "Skill.witness")`, `document.getElementById("doc").textContent.slice(0, 300)`)
-
-	// Autocompletion at the cursor: a field of Skill, not of Query.
-	typeInEditor(t, ctx, "{ skill(id: \"open-change\") { ti")
-	run(t, ctx, "ask for suggestions", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	waitFor(t, ctx, "suggestions shown", `!document.getElementById("suggestions").hidden`, `document.getElementById("suggest-status").textContent`)
-	got := suggestions(t, ctx)
-	if len(got) == 0 || got[0] != "tier" && got[0] != "title" || !slices.Contains(got, "tier") || !slices.Contains(got, "title") || slices.Contains(got, "skills") {
-		t.Errorf("suggestions at `{ skill(…) { ti` = %v, want Skill's tier and title first", got)
-	}
-	// Typing narrows the list; Enter inserts the chosen field.
-	run(t, ctx, "type e", chromedp.KeyEvent("e"))
-	waitFor(t, ctx, "narrowed", `[...document.querySelectorAll("#suggestions [role=option]")].map(o => o.dataset.label).join() === "tier"`, `document.getElementById("suggestions").textContent`)
-	run(t, ctx, "accept", chromedp.KeyEvent("\r"))
-	if v := eval[string](t, ctx, "editor", `document.getElementById("editor").value`); v != `{ skill(id: "open-change") { tier` {
-		t.Errorf("after Enter the editor holds %q", v)
-	}
-	// Arguments of the field at the cursor, then an enum's values.
-	typeInEditor(t, ctx, "{ skills(fi")
-	run(t, ctx, "type r", chromedp.KeyEvent("r"))
-	waitFor(t, ctx, "argument suggested", `!document.getElementById("suggestions").hidden`, `document.getElementById("suggest-status").textContent`)
-	if got := suggestions(t, ctx); len(got) != 1 || got[0] != "first" {
-		t.Errorf("argument suggestions at `skills(fir` = %v, want [first]", got)
-	}
-	run(t, ctx, "escape", chromedp.KeyEvent("\u001b"))
-	if got := suggestions(t, ctx); len(got) != 0 {
-		t.Errorf("Escape left suggestions %v open", got)
-	}
-	// With the list closed, Tab leaves the editor: no keyboard trap.
-	run(t, ctx, "tab out", chromedp.KeyEvent("\t"))
-	if id := eval[string](t, ctx, "focus", `document.activeElement.id`); id != "variables" {
-		t.Errorf("Tab from the editor went to %q, want the variables", id)
-	}
-	typeInEditor(t, ctx, "{ skills(orderBy: ")
-	run(t, ctx, "ask for values", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	waitFor(t, ctx, "values", `!document.getElementById("suggestions").hidden`, `document.getElementById("suggest-status").textContent`)
-	if got := suggestions(t, ctx); !slices.Contains(got, "TIER") || !slices.Contains(got, "ID") {
-		t.Errorf("value suggestions for orderBy = %v, want the SkillOrder values", got)
-	}
-	run(t, ctx, "escape", chromedp.KeyEvent("\u001b"))
-
-	// Run with variables, from the keyboard.
-	typeInEditor(t, ctx, "query Q($id: ID!) { graphVersion skill(id: $id) { id tier } }")
-	eval[bool](t, ctx, "set variables", `(() => { const v = document.getElementById("variables"); v.value = '{"id": "lint-docs"}'; return true })()`)
-	run(t, ctx, "run", chromedp.Focus(chromedp.CSS(`#editor`)), chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	waitFor(t, ctx, "result", `document.getElementById("result").dataset.state === "ok" || document.getElementById("result").dataset.state === "errors"`, `document.getElementById("result").textContent.slice(0, 300)`)
-	var res struct {
-		Data struct {
-			GraphVersion int `json:"graphVersion"`
-			Skill        struct{ ID, Tier string }
-		} `json:"data"`
-	}
-	if err := json.Unmarshal([]byte(firstText(t, ctx, "#result")), &res); err != nil {
-		t.Fatalf("result is not JSON: %v", err)
-	}
-	if res.Data.GraphVersion != want.GraphVersion || res.Data.Skill.ID != "lint-docs" || res.Data.Skill.Tier != "C" {
-		t.Errorf("result %+v, want graph version %d and lint-docs in tier C", res.Data, want.GraphVersion)
-	}
-	if st := firstText(t, ctx, "#result-status"); st != "HTTP 200" {
-		t.Errorf("result status %q", st)
+		noProblems(t, ctx, path)
 	}
 }
 
-// TestBrowserExplorerSuggestsAtCursor runs the explorer's completion module
-// in the page against the live introspection: what it offers depends on
-// where the cursor stands (| marks it).
-func TestBrowserExplorerSuggestsAtCursor(t *testing.T) {
+// TestGraphiQLServedOffline checks /graphiql over HTTP: the page and
+// every file it loads come from the binary with the strict CSP and name no
+// other origin as a source; unknown files are 404s; the licences ship.
+func TestGraphiQLServedOffline(t *testing.T) {
 	s := newSite(t, "")
-	ctx := browser(t, 1280, 800)
-	run(t, ctx, "open explorer", chromedp.Navigate(s.srv.URL+"/graphiql"))
-	cases := []struct {
-		text string
-		want []string // the first suggestions, in order
-		none bool     // nothing may be offered
-	}{
-		{text: `{ sk|`, want: []string{"skill", "skills"}},
-		{text: `{ skill(id: "x") { tie|`, want: []string{"tier"}},
-		{text: `{ a: skill(id: "x") { tie|`, want: []string{"tier"}},
-		{text: `{ skills(first: 1) { nodes { tie|`, want: []string{"tier"}},
-		{text: `{ coverage { tot|`, want: []string{"total"}},
-		{text: `fragment F on Skill { tie|`, want: []string{"tier"}},
-		{text: `{ skill(id: "x") { ... on Skill { tie|`, want: []string{"tier"}},
-		{text: `{ skills(fir|`, want: []string{"first"}},
-		{text: `{ skills(first: 2, orderBy: |`, want: []string{"ID", "PACKAGE", "TIER"}},
-		{text: `{ skills(covered: |`, want: []string{"false", "true"}},
-		{text: `{ findings(severity: |`, want: []string{"ERROR", "INFO", "WARNING"}},
-		{text: `query Q($n: In|`, want: []string{"Int"}},
-		{text: `{ skill(id: "x") @sk|`, want: []string{"skip"}},
-		{text: `mutation { recordT|`, want: []string{"recordTriage"}},
-		{text: `{ skill(id: "ti|`, none: true},
-		{text: "# ti|", none: true},
-		{text: `{ graphVersion { ti|`, none: true},
+	get := func(path string) (int, http.Header, string) {
+		t.Helper()
+		res, err := http.Get(s.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, res.Header, string(b)
 	}
-	type result struct{ Labels []string }
-	texts := make([]string, len(cases))
-	for i, c := range cases {
-		texts[i] = c.text
+	code, hdr, body := get("/graphiql")
+	if code != http.StatusOK || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
+		t.Fatalf("/graphiql: %d %q", code, hdr.Get("Content-Type"))
 	}
-	js, _ := json.Marshal(texts)
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]result](`(async () => {
-		const { Schema, INTROSPECTION_QUERY } = await import("/graphiql/schema.js");
-		const { post } = await import("/graphiql/request.js");
-		const { suggest } = await import("/graphiql/complete.js");
-		const res = await post({ query: INTROSPECTION_QUERY });
-		if (!res.body || !res.body.data) throw new Error("introspection: " + res.text.slice(0, 200));
-		const schema = new Schema(res.body.data.__schema);
-		return `+string(js)+`.map((c) => {
-			const at = c.indexOf("|");
-			return { Labels: suggest(schema, c.replace("|", ""), at).items.map((i) => i.label) };
-		});
-	})()`, chromedp.EvalAwaitPromise))
+	if csp := hdr.Get("Content-Security-Policy"); csp != web.ContentSecurityPolicy {
+		t.Errorf("/graphiql CSP %q, want the pages' one policy", csp)
+	}
+	refs := regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(refs) < 4 {
+		t.Fatalf("/graphiql references %v", refs)
+	}
+	for _, m := range refs {
+		if strings.Contains(m[1], "//") {
+			t.Errorf("/graphiql loads %s from another origin", m[1])
+			continue
+		}
+		code, hdr, _ := get("/" + m[1])
+		if code != http.StatusOK || hdr.Get("Content-Security-Policy") != web.ContentSecurityPolicy {
+			t.Errorf("/%s: %d, CSP %q", m[1], code, hdr.Get("Content-Security-Policy"))
+		}
+	}
+	if code, _, lic := get("/graphiql/LICENSES.txt"); code != http.StatusOK || !strings.Contains(lic, "==== graphiql@3.") || !strings.Contains(lic, "MIT License") {
+		t.Errorf("/graphiql/LICENSES.txt: %d, lists graphiql 3 with its MIT licence: %v", code, strings.Contains(lic, "==== graphiql@3."))
+	}
+	for _, p := range []string{"/graphiql/nope.js", "/graphiql/../web.go", "/graphiql/graphiql.html", "/graphiql/vendor/graphiql/graphiql.js"} {
+		if code, _, _ := get(p); code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, code)
+		}
+	}
+	// A browser opening /graphql gets the same page.
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/graphql", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range cases {
-		labels := got[i].Labels
-		if c.none {
-			if len(labels) != 0 {
-				t.Errorf("%s: offered %v, want nothing", c.text, labels)
-			}
-			continue
-		}
-		if len(labels) < len(c.want) || !slices.Equal(labels[:len(c.want)], c.want) {
-			t.Errorf("%s: offered %v, want %v first", c.text, labels, c.want)
-		}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || string(b) != body {
+		t.Errorf("GET /graphql as a browser: %d, the GraphiQL page: %v", res.StatusCode, string(b) == body)
 	}
 }

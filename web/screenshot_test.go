@@ -12,9 +12,10 @@ import (
 
 // TestScreenshots takes full-page screenshots of the overview, the queue,
 // skill details, the workflows (with and without an exposure profile), a
-// Tool, the Plugins view and a plugin (over examples/marketplace) and the
-// GraphQL explorer at desktop (1280×800) and phone (390×844)
-// width, and at desktop width in the dark theme. They go to a
+// Tool (its neighbours drawn), a process (its diagram), a package, the
+// Plugins view and a plugin (over examples/marketplace) and GraphiQL at
+// desktop (1280×800) and phone (390×844) width, and at desktop width in
+// the dark theme. They go to a
 // temporary directory, or to $SKILLGRAPH_SCREENSHOTS when set:
 //
 //	SKILLGRAPH_SCREENSHOTS=$PWD/docs/screenshots go test ./web -run TestScreenshots
@@ -42,7 +43,9 @@ func TestScreenshots(t *testing.T) {
 			{"queue", "#/queue", `#queue-table`},
 			{"workflows", "#/workflows", `#wf-list .chip`},
 			{"workflows-read-only", "#/workflows?profile=read-only", `#wf-list .chip.first-gap`},
-			{"tool", "#/tool/github-pr-create", `#program`},
+			{"tool", "#/tool/github-pr-create", `#tool-graph[data-state="drawn"]`},
+			{"process", "#/process/Process_Release", `#diagram[data-state="drawn"]`},
+			{"package", "#/package/core", `#package-bar`},
 		} {
 			run(t, ctx, "load "+view.name,
 				chromedp.Navigate(s.srv.URL+"/"+view.hash),
@@ -68,10 +71,11 @@ func TestScreenshots(t *testing.T) {
 			run(t, ctx, "load "+view.name, chromedp.Navigate(market.srv.URL+"/"+view.hash), chromedp.WaitVisible(chromedp.CSS(view.wait)))
 			shoot(t, ctx, filepath.Join(out, view.name+"-"+size.name+".png"))
 		}
-		// The GraphQL explorer: a type's docs and the suggestions open.
-		run(t, ctx, "load explorer", chromedp.Navigate(s.srv.URL+"/graphiql#doc/Skill"), chromedp.WaitVisible(chromedp.CSS(`#doc h3[data-type="Skill"]`)))
-		typeInEditor(t, ctx, "{\n  skill(id: \"open-change\") {\n    id\n    t")
-		run(t, ctx, "suggest", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS(`#suggestions [role=option]`)))
+		// GraphiQL: a query run, the docs explorer open.
+		run(t, ctx, "load graphiql", chromedp.Navigate(s.srv.URL+"/graphiql"), chromedp.WaitVisible(chromedp.CSS(`.graphiql-query-editor .CodeMirror`)))
+		cmSet(t, ctx, ".graphiql-query-editor", "{\n  skill(id: \"open-change\") {\n    id\n    title\n    tier\n  }\n}")
+		run(t, ctx, "run", chromedp.Click(chromedp.CSS(`.graphiql-execute-button`)), chromedp.Click(chromedp.CSS(`button[aria-label="Show Documentation Explorer"]`)))
+		waitFor(t, ctx, "result", `document.querySelector(".result-window .CodeMirror").CodeMirror.getValue().includes("open-change")`, `document.querySelector(".result-window").innerText`)
 		shoot(t, ctx, filepath.Join(out, "graphiql-"+size.name+".png"))
 		// A maintainer's view of a skill: the token sits in sessionStorage.
 		run(t, ctx, "sign in", chromedp.Navigate(s.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-count="D"]`)))

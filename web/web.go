@@ -1,7 +1,10 @@
-// Package web is skillgraph's coverage-triage page (SPEC §6.3): a small
-// vanilla-JS application and its stylesheet, embedded in the binary and
-// served at GET /. The page talks only to the same origin's /graphql; it
-// needs no network, no build step and no third-party code at run time.
+// Package web is skillgraph's pages: the coverage-triage page (SPEC §6.3),
+// a small vanilla-JS application and its stylesheet served at GET /, and
+// GraphiQL at /graphiql. Both are embedded in the binary, talk only to the
+// same origin's /graphql and run under one strict CSP. The third-party
+// code (GraphiQL; bpmn-js, bpmn-auto-layout and elkjs for the pictures) is
+// bundled from lock files by scripts/vendor-web.sh into assets/vendor and
+// checked in, so building and serving needs Go alone.
 package web
 
 import (
@@ -15,13 +18,28 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// contentSecurityPolicy keeps the page to its own origin: no inline script,
-// no remote script, style, font or image, no framing.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+// ContentSecurityPolicy is the one policy of every page skillgraph serves
+// (the triage page and GraphiQL): scripts and styles only from the same
+// origin (no inline script or style, no eval), nothing remote, no framing.
+// Fonts and images may also be data: URLs, the form GraphiQL's stylesheet
+// embeds its fonts in; data: cannot reach the network either.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"font-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 
-// Assets returns the embedded files of the page (index.html, app.js,
-// style.css, favicon.svg) rooted at their directory.
+// setHeaders sets the security headers and the cache rule of every
+// response of the pages: assets change only with the binary, so clients
+// revalidate and an upgrade never runs a stale script against a new schema.
+func setHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-cache")
+}
+
+// Assets returns the embedded files of the pages (index.html, app.js,
+// style.css, favicon.svg, graphiql.html, vendor/…) rooted at their
+// directory.
 func Assets() fs.FS {
 	sub, err := fs.Sub(assets, "assets")
 	if err != nil {
@@ -42,13 +60,9 @@ func Handler() http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		setHeaders(w)
 		p := path.Clean("/" + r.URL.Path)
 		if p == "/" || p == "/index.html" {
-			h.Set("Cache-Control", "no-cache")
 			http.ServeFileFS(w, r, files, "index.html")
 			return
 		}
@@ -57,9 +71,6 @@ func Handler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		// Assets change only with the binary; revalidate so an upgrade
-		// never serves a stale script against a new schema.
-		h.Set("Cache-Control", "no-cache")
 		static.ServeHTTP(w, r)
 	})
 }

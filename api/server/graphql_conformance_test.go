@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +25,8 @@ import (
 )
 
 // dashboardQueries collects the GraphQL documents the page and the load
-// generator send: the page's template literals that start with query or
-// mutation, with each ${NAME} replaced by the page's own constant of that
-// name (export const NAME = `...`, e.g. parts.js's FINDING), and loadgen's
-// mix (cmd/loadgen/mix). An interpolation that names no such constant is a
-// failure, so no page query escapes the check.
+// generator send: every query and mutation of the page (pageQueries) and
+// loadgen's mix (cmd/loadgen/mix).
 func dashboardQueries(t *testing.T) []string {
 	t.Helper()
 	page := pageQueries(t)
@@ -44,16 +42,34 @@ func dashboardQueries(t *testing.T) []string {
 	return out
 }
 
-// pageQueries returns the page's GraphQL documents (web/assets), with their
-// interpolations resolved.
+var (
+	// pageDoc is a template literal holding a GraphQL document.
+	pageDoc = regexp.MustCompile("`((?:query|mutation|fragment)\\b[^`]*)`")
+	// pageConst is a named document: export const NAME = `query …`.
+	pageConst = regexp.MustCompile("export const ([A-Z][A-Z0-9_]*) = `((?:query|mutation)\\b[^`]*)`")
+	// pageFragment is a fragment's definition, in web/assets/js/fragments.js.
+	pageFragment = regexp.MustCompile("^fragment ([A-Za-z_][A-Za-z0-9_]*) on ")
+	// pageCall is the first argument of a gql(…) call.
+	pageCall = regexp.MustCompile(`\bgql\(\s*([^\s,)]+)`)
+	// pageSpread is a named fragment spread (... on T is an inline fragment).
+	pageSpread = regexp.MustCompile(`\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// pageQueries returns every GraphQL document the page sends (web/assets,
+// its vendored bundles aside), each with the fragments it spreads
+// appended as api.js's gql() appends them. Every document must be static
+// text: a query that splices ${…} into itself, or a gql() call given
+// anything but a named document or a literal query, is a failure, so no
+// query the page sends escapes the check (issue 26.7).
 func pageQueries(t *testing.T) []string {
 	t.Helper()
-	js := regexp.MustCompile("`((?:query|mutation)\\b[^`]*)`")
-	constant := regexp.MustCompile("export const ([A-Z][A-Z0-9_]*) = `([^`]*)`")
-	interp := regexp.MustCompile(`\$\{([^}]*)\}`)
-	var raw []string
-	consts := map[string]string{}
+	var docs []string
+	consts := map[string]bool{}
+	fragments := map[string]string{}
 	err := filepath.WalkDir("../../web/assets", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "vendor" {
+			return filepath.SkipDir // third-party bundles (GraphiQL, pictures): not the page's queries
+		}
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {
 			return err
 		}
@@ -61,39 +77,75 @@ func pageQueries(t *testing.T) []string {
 		if err != nil {
 			return err
 		}
-		for _, m := range js.FindAllStringSubmatch(string(b), -1) {
-			raw = append(raw, m[1])
-		}
-		for _, m := range constant.FindAllStringSubmatch(string(b), -1) {
-			if prev, ok := consts[m[1]]; ok && prev != m[2] {
-				return fmt.Errorf("%s: constant %s is defined twice, differently", path, m[1])
+		src := string(b)
+		for _, m := range pageDoc.FindAllStringSubmatch(src, -1) {
+			if strings.Contains(m[1], "${") {
+				return fmt.Errorf("%s: a GraphQL document splices text into itself (pass variables, or spread a fragment of fragments.js):\n%s", path, m[1])
 			}
-			consts[m[1]] = m[2]
+			if f := pageFragment.FindStringSubmatch(m[1]); f != nil {
+				fragments[f[1]] = m[1]
+				continue
+			}
+			docs = append(docs, m[1])
+		}
+		for _, m := range pageConst.FindAllStringSubmatch(src, -1) {
+			consts[m[1]] = true
+		}
+		for _, m := range pageCall.FindAllStringSubmatch(src, -1) {
+			arg := m[1]
+			switch {
+			case strings.HasPrefix(arg, "`"):
+			case strings.HasPrefix(arg, `"`), strings.HasPrefix(arg, "'"):
+				return fmt.Errorf("%s: gql(%s…): a query in a quoted string is not checked; make it an export const query", path, arg)
+			default:
+				if path != "../../web/assets/js/api.js" {
+					consts["?"+arg] = true // resolved below, once every file is read
+				}
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, q := range raw {
-		resolved := q
-		// Constants may name constants; a few rounds resolve any real nesting.
-		for range 4 {
-			resolved = interp.ReplaceAllStringFunc(resolved, func(m string) string {
-				name := interp.FindStringSubmatch(m)[1]
-				if v, ok := consts[name]; ok {
-					return v
-				}
-				return m
-			})
+	for k := range consts {
+		if name, ok := strings.CutPrefix(k, "?"); ok && !consts[name] {
+			t.Errorf("gql(%s): not an export const query of web/assets, so not checked", name)
 		}
-		if left := interp.FindString(resolved); left != "" {
-			t.Fatalf("page query interpolates %s, which is no export const of web/assets:\n%s", left, q)
-		}
-		out = append(out, resolved)
+	}
+	out := make([]string, 0, len(docs))
+	for _, q := range docs {
+		out = append(out, withPageFragments(t, q, fragments))
 	}
 	return out
+}
+
+// withPageFragments appends to q the fragments it spreads, transitively,
+// each once (fragments.js withFragments); an unknown spread is a failure.
+func withPageFragments(t *testing.T, q string, fragments map[string]string) string {
+	t.Helper()
+	var names []string
+	var visit func(string)
+	visit = func(text string) {
+		for _, m := range pageSpread.FindAllStringSubmatch(text, -1) {
+			name := m[1]
+			if name == "on" || slices.Contains(names, name) {
+				continue
+			}
+			f, ok := fragments[name]
+			if !ok {
+				t.Errorf("page query spreads ...%s, which fragments.js does not define:\n%s", name, q)
+				continue
+			}
+			names = append(names, name)
+			visit(f)
+		}
+	}
+	visit(q)
+	for _, n := range names {
+		q += "\n" + fragments[n]
+	}
+	return q
 }
 
 // TestPageQueriesValidate checks, without Node, that every GraphQL document
@@ -127,9 +179,9 @@ func TestPageQueriesValidate(t *testing.T) {
 			t.Errorf("page query does not validate: %s\n%s", strings.Join(msgs, "; "), q)
 		}
 	}
-	// The queries built from constants are found too: without the
-	// substitution these would be skipped silently.
-	for _, want := range []string{"Skill", "Tool", "Queue", "Plugins", "Plugin", "PluginCount", "Overview", "Findings"} {
+	// The largest views (they spread fragments) and the small rule and
+	// version queries are all found.
+	for _, want := range []string{"Skill", "Tool", "Queue", "Plugins", "Plugin", "PluginCount", "Overview", "Findings", "Process", "Viewer", "Version", "TriageOrder", "FindingRules", "Record"} {
 		if !names[want] {
 			t.Errorf("no page query named %s was extracted (found %v)", want, names)
 		}

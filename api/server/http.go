@@ -38,6 +38,9 @@ type Config struct {
 	// CORSOrigins are the origins (scheme://host[:port], or "*") whose
 	// pages may read the API from a browser (cors.go); none by default.
 	CORSOrigins []string
+	// Explorer, if set, serves GraphiQL at /graphiql and /graphiql/<file>
+	// and to a browser's GET /graphql (web.Explorer).
+	Explorer http.Handler
 }
 
 // DefaultConfig returns the serve defaults: a fresh value each call, so a
@@ -111,7 +114,8 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	r.Options("/graphql", graphqlOptions) // a preflight from a disallowed origin, or none: 204, no CORS headers
 	r.Handle("/mcp", h.mcpHandler())      // MCP over Streamable HTTP (mcp.go)
 	get("/graphiql", h.graphiql)
-	get("/graphiql/*", h.graphiqlAsset)
+	get("/graphiql/*", h.graphiql)
+	get("/diagram/{id}", h.diagram)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
 	get("/ns", h.context)

@@ -106,6 +106,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			}
 			cfg.CORSOrigins = append(cfg.CORSOrigins, strings.TrimSuffix(o, "/"))
 		}
+		cfg.Explorer = web.Explorer()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err

@@ -16,6 +16,7 @@ import { viewFindings } from "./js/views/findings.js";
 import { viewPlugins } from "./js/views/plugins.js";
 import { viewPlugin } from "./js/views/plugin.js";
 import { viewToolSkills } from "./js/views/toolskills.js";
+import { viewPackage } from "./js/views/package.js";
 
 registerView("overview", (parts, params) => viewOverview(params));
 registerView("queue", (parts, params) => viewQueue(params));
@@ -28,6 +29,7 @@ registerView("findings", (parts, params) => viewFindings(params));
 registerView("plugins", (parts, params) => viewPlugins(params));
 registerView("plugin", (parts, params) => viewPlugin(parts[0] || "", params));
 registerView("tool-skills", () => viewToolSkills());
+registerView("package", (parts) => viewPackage(parts[0] || ""));
 
 document.getElementById("skip-link").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
 window.addEventListener("hashchange", route);

@@ -1,6 +1,8 @@
 // GraphQL over HTTP to the same origin's /graphql, and the maintainer token
 // kept in this tab's sessionStorage.
 
+import { withFragments } from "./fragments.js";
+
 export const PAGE = 100; // rows per server-side page
 export const TOKEN_KEY = "skillgraph.token";
 
@@ -18,7 +20,7 @@ export async function gql(query, variables, opts) {
   if (opts && opts.auth) headers.Authorization = "Bearer " + token();
   let res;
   try {
-    res = await fetch("graphql", { method: "POST", headers, body: JSON.stringify({ query, variables: variables || {} }) });
+    res = await fetch("graphql", { method: "POST", headers, body: JSON.stringify({ query: withFragments(query), variables: variables || {} }) });
   } catch (e) {
     throw new GQLError("The skillgraph server did not answer: " + e.message, 0);
   }

@@ -6,12 +6,15 @@ import { append, badge, clear, h } from "./dom.js";
 import { route } from "./router.js";
 import { canRecord, state } from "./state.js";
 
+export const VIEWER = `query Viewer { viewer { canRecord readOnly } }`;
+export const VERSION = `query Version { graphVersion }`;
+
 // loadViewer asks the server what this tab may do, sending the kept token
 // (if any) with a plain query; a token the server no longer accepts is
 // forgotten.
 export async function loadViewer() {
   try {
-    const d = await gql("query Viewer { viewer { canRecord readOnly } }", null, { auth: !!token() });
+    const d = await gql(VIEWER, null, { auth: !!token() });
     state.viewer = d.viewer;
   } catch (e) {
     state.viewer = { canRecord: false, readOnly: false };
@@ -125,7 +128,7 @@ export async function showPluginsNav() {
 export async function pollVersion() {
   if (document.hidden || state.version === null) return;
   try {
-    const d = await gql("{ graphVersion }");
+    const d = await gql(VERSION);
     if (d.graphVersion !== state.version) {
       showBanner([
         "The graph changed (version " + state.version + " → " + d.graphVersion + "). ",

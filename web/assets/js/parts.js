@@ -57,8 +57,6 @@ export function evidenceItem(s, e) {
   return h("code", null, e);
 }
 
-export const FINDING = `code severity message file line`;
-export const SEL = `selection { when limits cost }`;
 
 export function invokeSummary(t) {
   const i = t.invoke;

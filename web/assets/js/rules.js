@@ -4,6 +4,9 @@
 
 import { gql } from "./api.js";
 
+export const TRIAGE_ORDER = `query TriageOrder { triageOrder }`;
+export const FINDING_RULES = `query FindingRules { findingRules { code severity spec means why } }`;
+
 let order = null;
 let help = null;
 
@@ -12,7 +15,7 @@ let help = null;
 // the queue by it (skills(orderBy: TIER)); the page names the tiers in that
 // order in the queue's totals and its tier filter.
 export async function triageOrder() {
-  if (!order) order = gql("{ triageOrder }").then((d) => d.triageOrder, (e) => { order = null; throw e; });
+  if (!order) order = gql(TRIAGE_ORDER).then((d) => d.triageOrder, (e) => { order = null; throw e; });
   return order;
 }
 
@@ -20,7 +23,7 @@ export async function triageOrder() {
 // (Query.findingRules: what it means, why it matters, its SPEC section).
 export async function findingHelp() {
   if (!help) {
-    help = gql("{ findingRules { code severity spec means why } }").then(
+    help = gql(FINDING_RULES).then(
       (d) => new Map(d.findingRules.map((r) => [r.code, r])), (e) => { help = null; throw e; });
   }
   return help;

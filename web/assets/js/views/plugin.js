@@ -3,10 +3,11 @@
 // findings of its files, each as the API answers it.
 
 import { gql } from "../api.js";
-import { noteVersion } from "../chrome.js";
+import { VERSION, noteVersion } from "../chrome.js";
 import { badge, empty, enc, fileLine, h, link, n, plural, section, skillLink } from "../dom.js";
 import { hostList, listedBadge, tierBadge } from "../labels.js";
-import { FINDING, findingsTable } from "../parts.js";
+import { findingsTable } from "../parts.js";
+import { coverageBar } from "../pictures.js";
 
 // The API has no lookup of a plugin by name: PLUGIN_NAMES walks the
 // plugins' names and cursors (cheap), then PLUGIN reads the one plugin
@@ -29,7 +30,7 @@ export const PLUGIN = `query Plugin($after: String) {
       agents { name description model tools allTools skills { id } source line }
       hooks { event matcher type command script source line }
       mcpServers { name transport command args url tools source line }
-      findings { ${FINDING} }
+      findings { ...FindingFields }
     }
   }
 }`;
@@ -56,7 +57,7 @@ async function findPlugin(name, folder) {
     after = d.plugins.pageInfo.endCursor;
   }
   if (!target) {
-    const d = await gql("{ graphVersion }");
+    const d = await gql(VERSION);
     return { version: d.graphVersion, plugin: null, folders };
   }
   const d = await gql(PLUGIN, { after: before });
@@ -89,7 +90,7 @@ export async function viewPlugin(name, params) {
         h("dt", null, "IRI"), h("dd", null, h("code", { class: "iri" }, p.iri)))),
     // A kind of component the plugin has none of gets no card: the
     // Components line above already says 0.
-    p.skills.length ? section("Skills (" + p.skills.length + ")", "h-pskills", skillsTable(p.skills)) : null,
+    p.skills.length ? section("Skills (" + p.skills.length + ")", "h-pskills", coverageBar(p.skills, "plugin-bar", "Skills of plugin " + p.name + " by coverage"), skillsTable(p.skills)) : null,
     p.commands.length ? section("Slash commands (" + p.commands.length + ")", "h-pcommands", commandsTable(p.commands)) : null,
     p.agents.length ? section("Subagents (" + p.agents.length + ")", "h-pagents", agentsTable(p.agents)) : null,
     p.hooks.length ? section("Hook handlers (" + p.hooks.length + ")", "h-phooks", hooksTable(p.hooks)) : null,

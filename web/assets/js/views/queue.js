@@ -9,14 +9,13 @@ import { evidenceList } from "../parts.js";
 import { setHashParams } from "../router.js";
 import { triageOrder } from "../rules.js";
 
-export const SKILL_ROW = `id title package tier covered contradicted evidence source line contract { ref } triage { verdict note } steps { id automation process { id } }`;
 export const QUEUE = `query Queue($tier: String, $tiers: [String!], $covered: Boolean, $contradicted: Boolean, $package: String, $text: String,
     $orderBy: SkillOrder, $desc: Boolean, $first: Int, $after: String, $counts: Boolean!) {
   graphVersion
   packages { name count }
   skills(tier: $tier, tiers: $tiers, covered: $covered, contradicted: $contradicted, package: $package, text: $text,
       orderBy: $orderBy, desc: $desc, first: $first, after: $after) {
-    totalCount pageInfo { hasNextPage endCursor } nodes { ${SKILL_ROW} }
+    totalCount pageInfo { hasNextPage endCursor } nodes { ...SkillRow }
   }
   C: skills(tier: "C", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }
   A: skills(tier: "A", package: $package, text: $text, first: 0) @include(if: $counts) { totalCount }

@@ -5,7 +5,8 @@ import { gql } from "../api.js";
 import { noteVersion } from "../chrome.js";
 import { badge, empty, enc, fileLine, h, link, plural, pluginLink, processLink, section, toolLink } from "../dom.js";
 import { performer, tierBadge, verdictBadge } from "../labels.js";
-import { FINDING, SEL, evidenceList, findingsTable, invokeSummary, selectionView, witnessChain } from "../parts.js";
+import { evidenceList, findingsTable, invokeSummary, selectionView, witnessChain } from "../parts.js";
+import { drawGraph, pictureCard, witnessGraph } from "../pictures.js";
 import { route } from "../router.js";
 import { canRecord, state } from "../state.js";
 
@@ -15,13 +16,13 @@ export const SKILL = `query Skill($id: ID!) {
     id iri name title description flavour package instance tier covered contradicted exempt bothHalves evidence
     source line shellBlocks plugin { name } resources
     contract { ref external readable required }
-    tools { id title description origin reachable invoke { shell mcpServer mcpTool container inProcess manual } ${SEL} findings { ${FINDING} } }
-    contradictedBy { id title origin reachable inputs { name jsonType required } findings { ${FINDING} } }
+    tools { id title description origin reachable invoke { shell mcpServer mcpTool container inProcess manual } ...SelectionFields findings { ...FindingFields } }
+    contradictedBy { id title origin reachable inputs { name jsonType required } findings { ...FindingFields } }
     toolSkills { key title summary }
     steps { id key element name automation lane line process { id stem name source } }
     reachable witness
-    alternatives { id title ${SEL} alternatives { id title ${SEL} } }
-    findings { ${FINDING} }
+    alternatives { id title ...SelectionFields alternatives { id title ...SelectionFields } }
+    findings { ...FindingFields }
     triage { verdict note recordedAt }
   }
 }`;
@@ -47,7 +48,7 @@ export async function viewSkill(id, params) {
       h("section", { class: "card", "aria-labelledby": "h-about" }, h("h2", { id: "h-about" }, "About"),
         s.description ? h("p", { class: "desc" }, s.description) : empty("No description."),
         h("dl", { class: "kv" },
-          h("dt", null, "Package"), h("dd", null, s.package ? link("#/queue?package=" + enc(s.package), s.package) : "—"),
+          h("dt", null, "Package"), h("dd", null, s.package ? [link("#/package/" + enc(s.package), s.package, { id: "skill-package" }), " ", h("span", { class: "muted small" }, "(", link("#/queue?package=" + enc(s.package), "its queue"), ")")] : "—"),
           h("dt", null, "Flavour"), h("dd", null, s.flavour),
           h("dt", null, "Source"), h("dd", { id: "skill-source", class: line ? "highlight" : null }, fileLine(s.source, line || s.line)),
           s.plugin ? [h("dt", null, "Plugin"), h("dd", { id: "skill-plugin" }, pluginLink(s.plugin.name))] : null,
@@ -169,7 +170,10 @@ export function stepsCard(s) {
 export function reachCard(s) {
   let body;
   if (s.reachable && s.witness.length) {
-    body = [h("p", null, "Reached from ", h("code", null, s.witness[0]), " in " + plural(s.witness.length - 1, "step") + ":"), witnessChain(s.witness, "witness")];
+    body = [h("p", null, "Reached from ", h("code", null, s.witness[0]), " in " + plural(s.witness.length - 1, "step") + ":"),
+      pictureCard("reach-graph", "The witness path: the first way found from a root to this skill.",
+        (el) => { const g = witnessGraph(s.witness); return drawGraph(el, g.nodes, g.edges, "Witness path of skill " + s.id + ": " + s.witness.join(" → ")); }),
+      witnessChain(s.witness, "witness")];
   } else if (s.covered) {
     body = h("p", { class: "warn-text" }, "Covered but not reachable: no process, transport or trigger reaches this skill or any of its Tools (covered-not-reachable).");
   } else {

@@ -3,7 +3,8 @@
 import { gql } from "../api.js";
 import { noteVersion } from "../chrome.js";
 import { badge, empty, fileLine, h, link, processLink, section, skillLink, toolLink } from "../dom.js";
-import { FINDING, SEL, findingsTable, invokeSummary, selectionView, witnessChain } from "../parts.js";
+import { findingsTable, invokeSummary, selectionView, witnessChain } from "../parts.js";
+import { drawGraph, keyNode, pictureCard, witnessGraph } from "../pictures.js";
 
 export const TOOL = `query Tool($id: ID!) {
   graphVersion
@@ -13,13 +14,13 @@ export const TOOL = `query Tool($id: ID!) {
     invoke { shell mcpServer mcpTool container inProcess manual }
     inputs { name type jsonType required repeated arg description }
     outputs { name type jsonType render }
-    ${SEL}
+    ...SelectionFields
     alternatives { id title }
     exposedBy { id }
     parity { state against { id } ports { name output codes } }
     gatedBy { key title }
     subprocesses { id name }
-    findings { ${FINDING} }
+    findings { ...FindingFields }
   }
   programs { name dynamic installed tools { id } }
 }`;
@@ -76,7 +77,26 @@ export async function viewTool(id) {
         t.alternatives.length ? h("p", null, "Alternatives: ", t.alternatives.map((a, k) => [k ? ", " : "", toolLink(a.id)])) : empty("No derived alternative."))),
     section("Inputs", "h-tin", ports(t.inputs, false)),
     section("Outputs", "h-tout", ports(t.outputs, true)),
-    section("Reachability", "h-treach", t.reachable && t.witness.length ? witnessChain(t.witness, "witness") : h("p", { class: "warn-text" }, "No process, transport or trigger reaches this Tool: a command nothing invokes.")),
+    section("Reachability", "h-treach",
+      pictureCard("tool-graph", "This Tool's neighbours: what reaches it (its witness path), the skills it performs, its alternatives and the MCP tools that are the same mechanism.",
+        (el) => { const g = neighbours(t); return drawGraph(el, g.nodes, g.edges, "Neighbours of Tool " + t.id); }),
+      t.reachable && t.witness.length ? witnessChain(t.witness, "witness") : h("p", { class: "warn-text" }, "No process, transport or trigger reaches this Tool: a command nothing invokes.")),
     section("Findings", "h-tfind", findingsTable(t.findings, "No finding names this Tool.")));
 }
 export function shortType(iri) { if (!iri) return ""; const i = iri.lastIndexOf("/"); return i >= 0 ? iri.slice(i + 1) : iri; }
+
+// neighbours is the graph around Tool t: its witness path (root → … →
+// the Tool), the skills it satisfies (valid ones plain, contradicted ones
+// marked), its derived alternatives and the MCP tools exposing it.
+export function neighbours(t) {
+  const self = "tool:" + t.id;
+  const g = t.reachable && t.witness.length ? witnessGraph(t.witness) : { nodes: [], edges: [] };
+  const has = (id) => g.nodes.some((n) => n.id === id);
+  const add = (node) => { if (!has(node.id)) g.nodes.push(node); return node.id; };
+  add(Object.assign(keyNode(self), { cls: "g-target" }));
+  const valid = new Set(t.validFor.map((s) => s.id));
+  for (const s of t.satisfies) g.edges.push({ from: self, to: add(Object.assign(keyNode("skill:" + s.id), { cls: valid.has(s.id) ? null : "g-gap" })) });
+  for (const a of t.alternatives) g.edges.push({ from: self, to: add(Object.assign(keyNode("tool:" + a.id), { kind: "alternative" })) });
+  for (const m of t.exposedBy) g.edges.push({ from: add(Object.assign(keyNode("tool:" + m.id), { kind: "MCP tool" })), to: self });
+  return g;
+}

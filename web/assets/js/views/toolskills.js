@@ -11,12 +11,11 @@ export const TOOL_SKILLS = `query ToolSkills {
   graphVersion
   toolSkills { key title summary summaryBytes bodyBytes phases required matches source
     guides { id } gates { id } findings { code severity line } }
-  plan: toolSkillCatalogue(phase: "plan") { ...cat }
-  execute: toolSkillCatalogue(phase: "execute") { ...cat }
-  review: toolSkillCatalogue(phase: "review") { ...cat }
-  subagent: toolSkillCatalogue(phase: "subagent") { ...cat }
-}
-fragment cat on ToolSkillCatalogue { phase bytes entries { key line bytes marked } }`;
+  plan: toolSkillCatalogue(phase: "plan") { ...CatalogueFields }
+  execute: toolSkillCatalogue(phase: "execute") { ...CatalogueFields }
+  review: toolSkillCatalogue(phase: "review") { ...CatalogueFields }
+  subagent: toolSkillCatalogue(phase: "subagent") { ...CatalogueFields }
+}`;
 
 const PHASES = ["plan", "execute", "review", "subagent"];
 
