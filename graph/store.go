@@ -58,6 +58,9 @@ type Store struct {
 	mu      sync.RWMutex
 
 	broken atomic.Pointer[error] // a fragile backend: the damage that made the store unusable
+	// committed is set once a version above 0 was read or written:
+	// versions only grow, so the store is never empty again (see empty).
+	committed atomic.Bool
 	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
 	noCheckpoint bool
 }
@@ -133,7 +136,34 @@ func (s *Store) GraphQuads(ctx context.Context, label string) (_ []quad.Quad, er
 		return nil, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return nil, err
+	}
 	return s.b.GraphQuads(ctx, label)
+}
+
+// empty reports whether the store holds no committed version: version 0
+// is an empty store whatever an unfinished first write left in it (issue
+// 28.4), so the lookups an ingest plans with (GraphQuads, Stamps,
+// HasDigest, SourcesOf) find nothing there, as Read does, and the first
+// write is planned whole. Call it with the lock held.
+func (s *Store) empty(ctx context.Context) (bool, error) {
+	if s.committed.Load() {
+		return false, nil
+	}
+	v, err := backend.Version(ctx, s.b.Scan)
+	if err != nil {
+		return false, err
+	}
+	s.noteVersion(v)
+	return v == 0, nil
+}
+
+// noteVersion records that version v was read or written.
+func (s *Store) noteVersion(v int64) {
+	if v > 0 {
+		s.committed.Store(true)
+	}
 }
 
 // Each calls fn for every quad in the store, in no particular order, except
@@ -270,6 +300,9 @@ func (s *Store) Stamps(ctx context.Context) (_ map[string][]byte, err error) {
 	if s.stamper == nil {
 		return map[string][]byte{}, nil
 	}
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return map[string][]byte{}, err
+	}
 	return s.stamper.Stamps(ctx)
 }
 
@@ -330,6 +363,9 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (_ bool, er
 		return false, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return false, err
+	}
 	if s.finder != nil {
 		return s.finder.HasDigest(ctx, label, digest)
 	}
@@ -343,6 +379,9 @@ func (s *Store) SourcesOf(ctx context.Context, docIRI string) (_ []string, err e
 		return nil, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return nil, err
+	}
 	var out []string
 	if s.finder != nil {
 		out, err = s.finder.SourcesOf(ctx, docIRI)

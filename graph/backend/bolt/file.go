@@ -32,10 +32,13 @@ func openBolt(dir string, h *backend.Hooks) (graph.QuadStore, *txKV, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
+	path := filepath.Join(dir, boltFile)
+	if err := checkRegular(path); err != nil {
+		return nil, nil, err
+	}
 	if err := checkNotLocked(dir); err != nil {
 		return nil, nil, err
 	}
-	path := filepath.Join(dir, boltFile)
 	if err := checkBoltFile(path); err != nil {
 		return nil, nil, err
 	}
@@ -72,6 +75,24 @@ func openBolt(dir string, h *backend.Hooks) (graph.QuadStore, *txKV, error) {
 		return nil, nil, perr
 	}
 	return qs, kv, err
+}
+
+// checkRegular fails unless path is absent or a regular file (a symbolic
+// link to one is): opening a FIFO waits for a writer that never comes, and
+// a device or socket is no store (issue 28.6: every command hung on a FIFO
+// and ignored SIGTERM). It looks with stat, which never blocks.
+func checkRegular(path string) error {
+	info, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // a new store
+	}
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is not a regular file (%s)", ErrNotStore, path, info.Mode().Type())
+	}
+	return nil
 }
 
 // bbolt's meta page layout (go.etcd.io/bbolt, file format version 2): a
@@ -114,7 +135,12 @@ func checkBoltFile(path string) error {
 		return err
 	}
 	if info.Size() == 0 {
-		return nil // bbolt initialises an empty file
+		// bbolt would take it for a new store and write one over it
+		// (issue 28.8: `query` answered version 0 and rewrote the file, a
+		// replica served version 0). bbolt writes a new file's first pages
+		// right after creating it, so an empty file is someone else's (or
+		// a kill in that instant): said, never written over.
+		return fmt.Errorf("%w: %s is empty (delete it to start a new store)", ErrNotStore, path)
 	}
 	head := make([]byte, 2*64*1024) // two meta pages of the largest page size
 	n, err := io.ReadFull(f, head)
