@@ -190,6 +190,16 @@ func (s *Store) ReadStore(ctx context.Context, fn func(quad.Quad) error) (int64,
 }
 
 func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (int64, error) {
+	if fail := s.hooks.FailRead; fail != nil {
+		inner, n := fn, 0
+		fn = func(q quad.Quad) error {
+			if err := fail(n); err != nil {
+				return err
+			}
+			n++
+			return inner(q)
+		}
+	}
 	v, fromCheckpoint, err := s.readVersion(ctx, backend.ReadRequest{UseCheckpoint: useCheckpoint, Workers: 1, Blocks: eachQuad(fn), Quad: fn})
 	if err == nil && fromCheckpoint {
 		err = fn(backend.VersionQuad(v))

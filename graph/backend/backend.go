@@ -125,6 +125,10 @@ type Hooks struct {
 	// written, before the checkpoint is stamped: the moment a kill leaves
 	// a half-written checkpoint behind.
 	BlockWritten func()
+	// FailRead, when set, is consulted before each quad a Read hands
+	// out, with the number handed out before it: a page found damaged
+	// midway through a read.
+	FailRead func(n int) error
 	// StepDeltas, when positive, replaces the number of deltas per step
 	// transaction of a first ingest (bbolt), so a test takes steps.
 	StepDeltas int
