@@ -61,6 +61,8 @@ type Store struct {
 	// committed is set once a version above 0 was read or written:
 	// versions only grow, so the store is never empty again (see empty).
 	committed atomic.Bool
+	// brokenCh is closed when the store is found damaged (see Broken).
+	brokenCh chan struct{}
 	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
 	noCheckpoint bool
 }
@@ -97,7 +99,7 @@ func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{url: url, b: b, reg: reg, hooks: h}
+	s := &Store{url: url, b: b, reg: reg, hooks: h, brokenCh: make(chan struct{})}
 	s.stamper, _ = b.(backend.Stamper)
 	s.ckpt, _ = b.(backend.Checkpointer)
 	s.finder, _ = b.(backend.Finder)
@@ -420,11 +422,21 @@ func (s *Store) guard(err *error) func() {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
 			e := backend.Corruptf("%s: reading it failed: %v", s.url, r)
-			s.broken.CompareAndSwap(nil, &e)
-			*err = e
+			if s.broken.CompareAndSwap(nil, &e) {
+				close(s.brokenCh)
+			}
+			*err = *s.broken.Load()
 		}
 	}
 }
+
+// Broken is closed once the store is found damaged, whichever call found
+// it: a server reading it for a request then exits (issue 28.7: a replica
+// stayed up, unready, for good), and Damaged says why.
+func (s *Store) Broken() <-chan struct{} { return s.brokenCh }
+
+// Damaged returns the ErrCorrupt that marked the store, or nil.
+func (s *Store) Damaged() error { return s.damaged() }
 
 // damaged returns the error that marked the store, if any.
 func (s *Store) damaged() error {
