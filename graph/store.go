@@ -85,6 +85,16 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	return OpenWith(ctx, url, nil)
 }
 
+// OpenVerified is Open for a reader of a store it did not just write (the
+// reading commands, a replica): an existing store's every page is read
+// and checked before it is used (backend.Hooks.VerifyPages), so damage a
+// page header does not show is ErrCorrupt at once rather than when the
+// page is read midway through an answer (issue 28.7). It costs one read
+// of the file (docs/security.md).
+func OpenVerified(ctx context.Context, url string) (*Store, error) {
+	return OpenWith(ctx, url, &Hooks{VerifyPages: true})
+}
+
 // OpenWith is Open with test hooks into the backend (nil: none), so a
 // test can fail a write half-way or stop at a checkpoint block.
 func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {

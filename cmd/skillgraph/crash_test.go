@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -598,4 +602,153 @@ func TestKillFirstWriteLeavesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSIGTERMDuringLongWork sends SIGTERM to check, ingest, import and
+// serve at moments spread over their run on a large generated corpus:
+// each stops within two seconds, and the store is as the kill tests
+// require (nothing at version 0, or a whole version) (issue 28: SIGTERM
+// was ignored for over 90 s).
+func TestSIGTERMDuringLongWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and ingests a generated corpus")
+	}
+	tmp := t.TempDir()
+	bin := skillgraphBinary(t)
+	root := filepath.Join(tmp, "corpus")
+	if _, err := gen.Write(root, gen.Options{Skills: 600, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	export := filepath.Join(tmp, "export.nq")
+	out, err := exec.Command(bin, "export", "--corpus", root, "--format", "nquads").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	if err := os.WriteFile(export, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := memGraphs(t, root)
+	commands := []struct {
+		name string
+		args func(db string) []string
+	}{
+		{"check", func(string) []string { return []string{"check", "--corpus", root} }},
+		{"ingest", func(db string) []string { return []string{"ingest", "--corpus", root, "--store", "bbolt:" + db} }},
+		{"import", func(db string) []string { return []string{"import", export, "--store", "bbolt:" + db} }},
+		{"serve", func(db string) []string {
+			return []string{"serve", "--corpus", root, "--store", "bbolt:" + db, "--addr", "127.0.0.1:0"}
+		}},
+	}
+	for _, c := range commands {
+		t.Run(c.name, func(t *testing.T) {
+			// An uninterrupted run (serve: until it is ready) spreads the
+			// signals over the work.
+			db := filepath.Join(t.TempDir(), "g.db")
+			start := time.Now()
+			if c.name == "serve" {
+				took := serveUntilReady(t, bin, c.args(db))
+				t.Logf("serve is ready after %v", took)
+				start = time.Now().Add(-took)
+			} else if out, err := exec.Command(bin, c.args(db)...).CombinedOutput(); err != nil && c.name != "check" {
+				t.Fatalf("%s: %v\n%s", c.name, err, out)
+			}
+			took := time.Since(start)
+			for i := 1; i <= 3; i++ {
+				delay := took * time.Duration(i) / 4
+				t.Run(fmt.Sprintf("term-at-%v", delay.Round(time.Millisecond)), func(t *testing.T) {
+					db := filepath.Join(t.TempDir(), "g.db")
+					cmd := exec.Command(bin, c.args(db)...)
+					var stderr strings.Builder
+					cmd.Stderr = &stderr
+					if err := cmd.Start(); err != nil {
+						t.Fatal(err)
+					}
+					done := make(chan error, 1)
+					go func() { done <- cmd.Wait() }()
+					select {
+					case err := <-done:
+						t.Logf("%s ended before the signal: %v", c.name, err)
+						return
+					case <-time.After(delay):
+					}
+					_ = cmd.Process.Signal(syscall.SIGTERM)
+					sent := time.Now()
+					select {
+					case err := <-done:
+						t.Logf("%s stopped %v after SIGTERM: %v", c.name, time.Since(sent).Round(time.Millisecond), err)
+					case <-time.After(2 * time.Second):
+						_ = cmd.Process.Kill()
+						<-done
+						t.Fatalf("%s still running 2 s after SIGTERM\n%.2000s", c.name, stderr.String())
+					}
+					for _, bad := range []string{"panic:", "fatal error"} {
+						if strings.Contains(stderr.String(), bad) {
+							t.Fatalf("%s crashed on SIGTERM:\n%.2000s", c.name, stderr.String())
+						}
+					}
+					if c.name == "check" {
+						return
+					}
+					v, got := urlGraphs(t, "bbolt:"+db)
+					switch {
+					case v == 0 && len(got) == 0:
+					case v == 1 && c.name != "import":
+						for l, g := range want {
+							if got[l] != g {
+								t.Fatalf("version 1 after SIGTERM: graph %s is not the corpus's", l)
+							}
+						}
+					case v == 1: // an import holds the export's graphs
+						if len(got) != len(want) {
+							t.Fatalf("version 1 after SIGTERM: %d graphs, want %d", len(got), len(want))
+						}
+					default:
+						t.Fatalf("version %d with %d graphs after SIGTERM", v, len(got))
+					}
+				})
+			}
+		})
+	}
+}
+
+// serveUntilReady runs serve until /readyz says ready and durable, then
+// stops it, and returns how long that took.
+func serveUntilReady(t *testing.T, bin string, args []string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	cmd := exec.Command(bin, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	var addr string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "serving http://"); ok {
+			addr, _, _ = strings.Cut(rest, "/")
+			break
+		}
+	}
+	if addr == "" {
+		t.Fatal("serve never said where it listens")
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err != nil {
+			continue
+		}
+		var rd struct{ Ready, Durable bool }
+		_ = json.NewDecoder(resp.Body).Decode(&rd)
+		resp.Body.Close()
+		if rd.Ready && rd.Durable {
+			return time.Since(start)
+		}
+	}
+	t.Fatal("serve never became ready and durable")
+	return 0
 }

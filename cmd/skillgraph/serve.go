@@ -63,7 +63,11 @@ func setupServe(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
-		st, err := graph.Open(ctx, url)
+		open := graph.Open
+		if *readOnly { // a replica reads what another process wrote
+			open = graph.OpenVerified
+		}
+		st, err := open(ctx, url)
 		if err != nil {
 			return err
 		}

@@ -3,11 +3,13 @@ package bolt
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/cayleygraph/quad"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/skillgraph/skillgraph/graph/backend"
 )
@@ -88,5 +90,29 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 	defer tx.Close()
 	if blocks, ok := checkpointKV(ctx, tx, 1); !ok || len(blocks) != 40 {
 		t.Fatalf("after Commit: %d blocks stamped 1 (ok %t), want 40", len(blocks), ok)
+	}
+}
+
+// BenchmarkCheckPages is the cost of the key walk every open of an
+// existing store runs (checkPages) on the store named by
+// $SKILLGRAPH_BENCH_STORE (a store directory; skipped without it), e.g.
+// one `skillgraph gen --skills 10000` ingested: see docs/security.md.
+func BenchmarkCheckPages(b *testing.B) {
+	dir := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if dir == "" {
+		b.Skip("SKILLGRAPH_BENCH_STORE is not set")
+	}
+	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var size int64
+	_ = db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
+	b.SetBytes(size)
+	for b.Loop() {
+		if err := checkPages(db); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -89,7 +89,8 @@ func TestOpenOnlyRegularFiles(t *testing.T) {
 }
 
 // TestDamagedPageBodiesAreCorrupt: page bodies overwritten under intact
-// page headers (what the header check cannot see) make the open fail
+// page headers (what the header check cannot see) make a verified open
+// (graph.OpenVerified: the reading commands, replicas) fail
 // with ErrCorrupt, never a store that answers from damaged pages (issue
 // 28.7: a replica stayed up unready, an export ended early but cleanly).
 func TestDamagedPageBodiesAreCorrupt(t *testing.T) {
@@ -148,7 +149,7 @@ func TestDamagedPageBodiesAreCorrupt(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "indexes.bolt"), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			st, err := graph.Open(ctx, "bbolt:"+dir)
+			st, err := graph.OpenVerified(ctx, "bbolt:"+dir)
 			if err == nil {
 				st.Close()
 			}
@@ -157,7 +158,7 @@ func TestDamagedPageBodiesAreCorrupt(t *testing.T) {
 			}
 		})
 	}
-	if st, err := graph.Open(ctx, url); err != nil {
+	if st, err := graph.OpenVerified(ctx, url); err != nil {
 		t.Fatalf("the undamaged store does not open: %v", err)
 	} else {
 		st.Close()
