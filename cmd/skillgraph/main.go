@@ -36,7 +36,7 @@ func (e usageError) Error() string { return e.msg }
 // mid-write is what a kill does, which the stores are built to survive
 // (bbolt and PostgreSQL commit a version whole or not at all; a memory
 // store ends with the process).
-const stopGrace = 1500 * time.Millisecond
+const stopGrace = time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
