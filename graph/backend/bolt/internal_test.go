@@ -116,3 +116,40 @@ func BenchmarkCheckPages(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLargeGraphIntoNonEmpty writes one graph of N subjects (two
+// quads each) into a store that already holds another graph (issue
+// 28.10): the time per subject should not grow with N.
+func BenchmarkLargeGraphIntoNonEmpty(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{2000, 4000, 8000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var base, qs []quad.Quad
+			for i := range 2000 {
+				base = append(base, quad.MakeIRI(fmt.Sprintf("urn:b:%d", i), "urn:p", "urn:o", ""))
+			}
+			for i := range n {
+				s := fmt.Sprintf("urn:big#task/%d", i)
+				qs = append(qs, quad.MakeIRI(s, "urn:type", "urn:Task", ""), quad.Make(quad.IRI(s), quad.IRI("urn:name"), quad.String(fmt.Sprint("task ", i)), nil))
+			}
+			for b.Loop() {
+				b.StopTimer()
+				bk, err := open(ctx, "bbolt", filepath.Join(b.TempDir(), "g.db"), &backend.Hooks{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := bk.Apply(ctx, []backend.Change{{Graph: "urn:g:base", Quads: base}}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := bk.Apply(ctx, []backend.Change{{Graph: "urn:g:big", Quads: qs}}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				bk.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/subject")
+		})
+	}
+}
