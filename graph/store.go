@@ -58,6 +58,11 @@ type Store struct {
 	mu      sync.RWMutex
 
 	broken atomic.Pointer[error] // a fragile backend: the damage that made the store unusable
+	// committed is set once a version above 0 was read or written:
+	// versions only grow, so the store is never empty again (see empty).
+	committed atomic.Bool
+	// brokenCh is closed when the store is found damaged (see Broken).
+	brokenCh chan struct{}
 	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
 	noCheckpoint bool
 }
@@ -80,6 +85,16 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	return OpenWith(ctx, url, nil)
 }
 
+// OpenVerified is Open for a reader of a store it did not just write (the
+// reading commands, a replica): an existing store's every page is read
+// and checked before it is used (backend.Hooks.VerifyPages), so damage a
+// page header does not show is ErrCorrupt at once rather than when the
+// page is read midway through an answer (issue 28.7). It costs one read
+// of the file (docs/security.md).
+func OpenVerified(ctx context.Context, url string) (*Store, error) {
+	return OpenWith(ctx, url, &Hooks{VerifyPages: true})
+}
+
 // OpenWith is Open with test hooks into the backend (nil: none), so a
 // test can fail a write half-way or stop at a checkpoint block.
 func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
@@ -94,7 +109,7 @@ func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{url: url, b: b, reg: reg, hooks: h}
+	s := &Store{url: url, b: b, reg: reg, hooks: h, brokenCh: make(chan struct{})}
 	s.stamper, _ = b.(backend.Stamper)
 	s.ckpt, _ = b.(backend.Checkpointer)
 	s.finder, _ = b.(backend.Finder)
@@ -133,7 +148,34 @@ func (s *Store) GraphQuads(ctx context.Context, label string) (_ []quad.Quad, er
 		return nil, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return nil, err
+	}
 	return s.b.GraphQuads(ctx, label)
+}
+
+// empty reports whether the store holds no committed version: version 0
+// is an empty store whatever an unfinished first write left in it (issue
+// 28.4), so the lookups an ingest plans with (GraphQuads, Stamps,
+// HasDigest, SourcesOf) find nothing there, as Read does, and the first
+// write is planned whole. Call it with the lock held.
+func (s *Store) empty(ctx context.Context) (bool, error) {
+	if s.committed.Load() {
+		return false, nil
+	}
+	v, err := backend.Version(ctx, s.b.Scan)
+	if err != nil {
+		return false, err
+	}
+	s.noteVersion(v)
+	return v == 0, nil
+}
+
+// noteVersion records that version v was read or written.
+func (s *Store) noteVersion(v int64) {
+	if v > 0 {
+		s.committed.Store(true)
+	}
 }
 
 // Each calls fn for every quad in the store, in no particular order, except
@@ -160,6 +202,16 @@ func (s *Store) ReadStore(ctx context.Context, fn func(quad.Quad) error) (int64,
 }
 
 func (s *Store) read(ctx context.Context, fn func(quad.Quad) error, useCheckpoint bool) (int64, error) {
+	if fail := s.hooks.FailRead; fail != nil {
+		inner, n := fn, 0
+		fn = func(q quad.Quad) error {
+			if err := fail(n); err != nil {
+				return err
+			}
+			n++
+			return inner(q)
+		}
+	}
 	v, fromCheckpoint, err := s.readVersion(ctx, backend.ReadRequest{UseCheckpoint: useCheckpoint, Workers: 1, Blocks: eachQuad(fn), Quad: fn})
 	if err == nil && fromCheckpoint {
 		err = fn(backend.VersionQuad(v))
@@ -270,6 +322,9 @@ func (s *Store) Stamps(ctx context.Context) (_ map[string][]byte, err error) {
 	if s.stamper == nil {
 		return map[string][]byte{}, nil
 	}
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return map[string][]byte{}, err
+	}
 	return s.stamper.Stamps(ctx)
 }
 
@@ -330,6 +385,9 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (_ bool, er
 		return false, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return false, err
+	}
 	if s.finder != nil {
 		return s.finder.HasDigest(ctx, label, digest)
 	}
@@ -343,6 +401,9 @@ func (s *Store) SourcesOf(ctx context.Context, docIRI string) (_ []string, err e
 		return nil, err
 	}
 	defer s.readLock()()
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return nil, err
+	}
 	var out []string
 	if s.finder != nil {
 		out, err = s.finder.SourcesOf(ctx, docIRI)
@@ -371,11 +432,21 @@ func (s *Store) guard(err *error) func() {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
 			e := backend.Corruptf("%s: reading it failed: %v", s.url, r)
-			s.broken.CompareAndSwap(nil, &e)
-			*err = e
+			if s.broken.CompareAndSwap(nil, &e) {
+				close(s.brokenCh)
+			}
+			*err = *s.broken.Load()
 		}
 	}
 }
+
+// Broken is closed once the store is found damaged, whichever call found
+// it: a server reading it for a request then exits (issue 28.7: a replica
+// stayed up, unready, for good), and Damaged says why.
+func (s *Store) Broken() <-chan struct{} { return s.brokenCh }
+
+// Damaged returns the ErrCorrupt that marked the store, or nil.
+func (s *Store) Damaged() error { return s.damaged() }
 
 // damaged returns the error that marked the store, if any.
 func (s *Store) damaged() error {

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -82,4 +83,39 @@ func ExampleStore_Read() {
 	v, _ := s.Read(ctx, func(quad.Quad) error { n++; return nil })
 	fmt.Println(v, n) // the data quad and the version quad
 	// Output: 1 2
+}
+
+// TestBrokenSaysSo: damage found by any read of a fragile store (a bbolt
+// page that panics when read, here a hook) closes Broken and every later
+// call returns the same ErrCorrupt, so a server exits instead of staying
+// up unready (issue 28.7).
+func TestBrokenSaysSo(t *testing.T) {
+	ctx := context.Background()
+	hooks := &graph.Hooks{}
+	st, err := graph.OpenWith(ctx, "bbolt:"+t.TempDir()+"/g.db", hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Apply(ctx, []graph.Change{{Graph: "urn:g:a", Quads: []quad.Quad{quad.MakeIRI("urn:s", "urn:p", "urn:o", "")}}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-st.Broken():
+		t.Fatal("Broken before any damage")
+	default:
+	}
+	hooks.FailRead = func(int) error { panic("unexpected page type 0x37 (injected)") }
+	// From the store's own pages (the checkpoint's blocks are verified
+	// by their checksums before they are decoded, on other goroutines).
+	if _, err := st.ReadStore(ctx, func(quad.Quad) error { return nil }); !errors.Is(err, graph.ErrCorrupt) {
+		t.Fatalf("a read that panics: %v, want ErrCorrupt", err)
+	}
+	select {
+	case <-st.Broken():
+	case <-time.After(time.Second):
+		t.Fatal("Broken not closed after the damage")
+	}
+	if _, err := st.Version(ctx); !errors.Is(err, graph.ErrCorrupt) || !errors.Is(st.Damaged(), graph.ErrCorrupt) {
+		t.Fatalf("after the damage: Version %v, Damaged %v", err, st.Damaged())
+	}
 }

@@ -27,6 +27,11 @@ type Config struct {
 	// MaxJSONLDExports bounds the whole-graph JSON-LD exports running at
 	// once; one more is 503 with Retry-After. 0 means 1.
 	MaxJSONLDExports int
+	// MaxNQuadsExports bounds the streamed N-Quads exports running at
+	// once (each reads the whole store: 20 at once cost 28 CPU-s and
+	// doubled the memory, issue 28.13); one more is 503 with Retry-After.
+	// 0 means 1.
+	MaxNQuadsExports int
 	// Page, if set, serves the triage page at GET /.
 	Page http.Handler
 	// Files, if set, reads the corpus files back for Skill.text (GraphQL
@@ -52,6 +57,7 @@ func DefaultConfig() Config {
 		Limits:           api.DefaultLimits(),
 		MaxJSONLDQuads:   200_000,
 		MaxJSONLDExports: 2,
+		MaxNQuadsExports: 4,
 	}
 }
 
@@ -83,7 +89,8 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		log = slog.New(slog.DiscardHandler)
 	}
 	heavy := max(cfg.MaxJSONLDExports, 1)
-	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache(),
+	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy),
+		streams: make(chan struct{}, max(cfg.MaxNQuadsExports, 1)), cache: newResponseCache(),
 		docs: api.NewDocumentCache(docEntries, docBytes)}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
@@ -134,9 +141,11 @@ type handlers struct {
 	schema *api.Schema
 	cfg    Config
 	log    *slog.Logger
-	heavy  chan struct{}      // one token per running whole-graph JSON-LD export
-	cache  *responseCache     // /graphql answers of the served snapshot (graphql_cache.go)
-	docs   *api.DocumentCache // parsed /graphql documents, by exact text
+	heavy  chan struct{} // one token per running whole-graph JSON-LD export
+	// streams holds one token per running N-Quads export.
+	streams chan struct{}
+	cache   *responseCache     // /graphql answers of the served snapshot (graphql_cache.go)
+	docs    *api.DocumentCache // parsed /graphql documents, by exact text
 }
 
 type statusWriter struct {

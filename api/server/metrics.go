@@ -22,6 +22,7 @@ type Metrics struct {
 	snapshotBuild  prometheus.Histogram
 	graphVersion   prometheus.Gauge
 	durable        prometheus.Gauge
+	lagging        prometheus.Gauge
 
 	// Domain gauges, for the snapshot being served.
 	skills           *prometheus.GaugeVec
@@ -57,6 +58,9 @@ func NewMetrics() *Metrics {
 		graphVersion: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "skillgraph_graph_version", Help: "Graph version of the snapshot being served.",
 		}),
+		lagging: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "skillgraph_watch_lagging_paths", Help: "Changed corpus paths (serve --watch) whose re-ingest failed and is being retried with backoff: the answers served lag the files while it is above 0.",
+		}),
 		durable: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "skillgraph_graph_durable", Help: "1 when the answers served are of a graph version committed to the store, 0 while a cold start serves them before its store write commits (or after it failed).",
 		}),
@@ -70,7 +74,7 @@ func NewMetrics() *Metrics {
 			Name: "skillgraph_unreachable_tools", Help: "Tools of the graph version served that no entry point reaches (SPEC 5.3).",
 		}),
 	}
-	r.MustRegister(m.requests, m.latency, m.ingestDuration, m.ingestFailures, m.snapshotBuild, m.graphVersion, m.durable,
+	r.MustRegister(m.requests, m.latency, m.ingestDuration, m.ingestFailures, m.snapshotBuild, m.graphVersion, m.durable, m.lagging,
 		m.skills, m.findings, m.unreachableTools, buildInfo(),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

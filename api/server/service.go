@@ -60,6 +60,10 @@ type Service struct {
 	// beforeWrite, when set (tests), runs after an early snapshot is
 	// served and before its store write starts.
 	beforeWrite func()
+	// lagging is the number of changed paths whose re-ingest failed and
+	// waits for a retry (see watchLoop), lagErr why the last round failed.
+	lagging atomic.Int64
+	lagErr  atomic.Pointer[string]
 	// updating, when set (tests), runs when the update of the snapshot
 	// computed while a store write runs (speculate) starts.
 	updating func()
@@ -95,6 +99,10 @@ type Readiness struct {
 	Skills  int    `json:"skills"`
 	Durable bool   `json:"durable"` // the answers are those of a version committed to the store
 	Reason  string `json:"reason,omitempty"`
+	// Lagging is the number of changed corpus paths (under --watch) whose
+	// re-ingest failed and is being retried: the answers are a committed
+	// version, older than the files. The server stays ready meanwhile.
+	Lagging int `json:"lagging,omitempty"`
 }
 
 // Readiness reports what is served. Ready means the corpora given are the
@@ -107,8 +115,15 @@ func (s *Service) Readiness() Readiness {
 	}
 	// Every snapshot but an early one is built from a committed version
 	// (Refresh reads the store, advance follows a committed Apply).
-	r := Readiness{Version: snap.Version, Skills: len(snap.Skills), Durable: s.durable(snap), Ready: s.served.Load()}
+	r := Readiness{Version: snap.Version, Skills: len(snap.Skills), Durable: s.durable(snap), Ready: s.served.Load(),
+		Lagging: int(s.lagging.Load())}
 	switch {
+	case r.Ready && r.Lagging > 0:
+		why := "an edit is waiting for the debounce"
+		if e := s.lagErr.Load(); e != nil {
+			why = "the re-ingest failed (" + *e + "); retrying with backoff"
+		}
+		r.Reason = fmt.Sprintf("the answers lag the files: %d changed paths are not served yet: %s", r.Lagging, why)
 	case r.Ready && !r.Durable && s.writeErr.Load() != nil:
 		r.Reason = "the store write failed, so the answers (from the converted corpus) are not durable: " + *s.writeErr.Load()
 	case r.Ready && !r.Durable:

@@ -25,6 +25,10 @@ type WatchOptions struct {
 	// file rewritten more often than Debounce cannot starve the others;
 	// 0 means DefaultMaxWait.
 	MaxWait time.Duration
+	// RetryMin is the first wait before the changed paths of a failed
+	// re-ingest are ingested again; each failure doubles it up to
+	// RetryMax. 0 means DefaultRetryMin and DefaultRetryMax.
+	RetryMin, RetryMax time.Duration
 }
 
 // Watch defaults: an editor's save is a burst of a few milliseconds, and an
@@ -32,6 +36,11 @@ type WatchOptions struct {
 const (
 	DefaultDebounce = 20 * time.Millisecond
 	DefaultMaxWait  = 100 * time.Millisecond
+	// A failed re-ingest (the database down, the disk full) is retried
+	// soon, then less and less often: every retry reads the changed files
+	// again.
+	DefaultRetryMin = 250 * time.Millisecond
+	DefaultRetryMax = 30 * time.Second
 )
 
 // Watch registers every directory under the corpora, then re-ingests the
@@ -47,6 +56,12 @@ func (s *Service) Watch(ctx context.Context, opt WatchOptions) (<-chan struct{},
 	}
 	if opt.MaxWait <= 0 {
 		opt.MaxWait = DefaultMaxWait
+	}
+	if opt.RetryMin <= 0 {
+		opt.RetryMin = DefaultRetryMin
+	}
+	if opt.RetryMax < opt.RetryMin {
+		opt.RetryMax = max(DefaultRetryMax, opt.RetryMin)
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -68,12 +83,20 @@ func (s *Service) Watch(ctx context.Context, opt WatchOptions) (<-chan struct{},
 }
 
 // watchLoop collects changed paths and ingests them when the burst is
-// quiet for Debounce, or at the latest MaxWait after its first event.
+// quiet for Debounce, or at the latest MaxWait after its first event. The
+// paths of a failed round stay pending and are ingested again after a
+// backoff (RetryMin doubling to RetryMax), with any edit made meanwhile,
+// until a round commits: issue 28.5 (a round failed while PostgreSQL was
+// down was dropped for good, and /readyz said ready). While they wait the
+// service says its answers lag the files (Readiness.Lagging, the
+// skillgraph_watch_lagging_paths gauge).
 func (s *Service) watchLoop(ctx context.Context, w *fsnotify.Watcher, opt WatchOptions) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	pending := map[string]bool{}
 	var first time.Time
+	retry := time.Duration(0) // the wait after the last failed round; 0: none failed
+	defer s.setLag(0, nil)
 	for {
 		select {
 		case <-ctx.Done():
@@ -91,6 +114,12 @@ func (s *Service) watchLoop(ctx context.Context, w *fsnotify.Watcher, opt WatchO
 				first = now
 			}
 			pending[ev.Name] = true
+			if retry > 0 {
+				// A failed round is waiting out its backoff: the edit joins
+				// it, and the store is not tried again any sooner.
+				s.setLag(len(pending), nil)
+				continue
+			}
 			wait := min(opt.Debounce, time.Until(first.Add(opt.MaxWait)))
 			timer.Reset(max(wait, 0))
 		case err, ok := <-w.Errors:
@@ -104,14 +133,24 @@ func (s *Service) watchLoop(ctx context.Context, w *fsnotify.Watcher, opt WatchO
 				paths = append(paths, p)
 			}
 			sort.Strings(paths)
-			clear(pending)
 			res, err := s.IngestPaths(ctx, paths)
 			if err != nil {
-				if ctx.Err() == nil {
-					s.log.Warn("re-ingest failed; the previous graph is still served", "err", err, "paths", len(paths))
+				if ctx.Err() != nil {
+					return
 				}
+				// Kept: every path of the round, and the edits made while
+				// it ran, are ingested again after the backoff.
+				retry = min(max(2*retry, opt.RetryMin), opt.RetryMax)
+				s.setLag(len(pending), err)
+				s.log.Warn("re-ingest failed; the previous graph is still served, retrying", "err", err, "paths", len(paths), "retry", retry)
+				timer.Reset(retry)
 				continue
 			}
+			// Events that came during the round wait in w.Events (this
+			// goroutine reads them): pending holds only the round's paths.
+			clear(pending)
+			retry = 0
+			s.setLag(0, nil)
 			s.log.Info("re-ingested", "paths", len(paths), "changed", res.Changed, "removed", res.Removed,
 				"version", res.Version, "duration", res.Duration.Round(time.Millisecond))
 		}
@@ -188,4 +227,22 @@ func (s *Service) addTree(w *fsnotify.Watcher, root string) error {
 		s.log.Warn("some directories are not watched", "root", root, "failed", failed)
 	}
 	return nil
+}
+
+// setLag records how many changed paths the answers served do not
+// reflect yet, and why (the last failed round's error; nil: none failed).
+func (s *Service) setLag(paths int, err error) {
+	old := s.lagging.Swap(int64(paths))
+	if err != nil {
+		msg := err.Error()
+		s.lagErr.Store(&msg)
+	} else if paths == 0 {
+		s.lagErr.Store(nil)
+	}
+	if s.metrics != nil {
+		s.metrics.lagging.Set(float64(paths))
+	}
+	if old != int64(paths) {
+		s.notify()
+	}
 }

@@ -2,15 +2,19 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/api/server/servertest"
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 
@@ -121,4 +125,87 @@ func TestWatchHostLayout(t *testing.T) {
 	})
 	write("plugins/review/commands/triage.md", "---\ndescription: Triage\n---\n")
 	waitSkill(t, srv.Service, func(s *queries.Snapshot) bool { return len(s.Commands) == 2 })
+}
+
+// TestWatchRetriesAFailedRound: the changed paths of a re-ingest that
+// fails (the store cannot be written) are kept and ingested again with
+// backoff until a round commits, without another edit of theirs; while
+// they wait Readiness and the lagging gauge say the answers lag the files
+// (issue 28.5: the round was dropped for good and /readyz said ready and
+// durable).
+func TestWatchRetriesAFailedRound(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := copyTree(t, testCorpus)
+	hooks := &graph.Hooks{}
+	st, err := graph.OpenWith(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"), hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m := server.NewMetrics()
+	svc := server.NewService(st, []string{root}, ingest.Options{}, nil, m)
+	if _, err := svc.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var failing atomic.Bool
+	failing.Store(true)
+	hooks.FailWrite = func() error {
+		if failing.Load() {
+			return errors.New("no space left on device (injected)")
+		}
+		return nil
+	}
+	done, err := svc.Watch(ctx, server.WatchOptions{RetryMin: 50 * time.Millisecond, RetryMax: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	p := filepath.Join(root, "skills/core/review.md")
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "Review a change.", "Edited while the disk was full.", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	if err := svc.WaitFor(wctx, func(_ *queries.Snapshot, r server.Readiness) bool { return r.Lagging > 0 }); err != nil {
+		t.Fatalf("a failed round is not said to lag: %v", err)
+	}
+	r := svc.Readiness()
+	if !strings.Contains(r.Reason, "lag") || !strings.Contains(r.Reason, "no space left") {
+		t.Fatalf("readiness while lagging: %+v", r)
+	}
+	if g := gaugeValue(t, m, "skillgraph_watch_lagging_paths"); g < 1 {
+		t.Fatalf("skillgraph_watch_lagging_paths = %v while lagging", g)
+	}
+	if sk := svc.Snapshot().Skill("review"); sk == nil || sk.Description == "Edited while the disk was full." {
+		t.Fatal("a failed round's edit is served")
+	}
+	failing.Store(false) // the disk has room again; no further edit
+	waitSkill(t, svc, func(s *queries.Snapshot) bool {
+		sk := s.Skill("review")
+		return sk != nil && sk.Description == "Edited while the disk was full."
+	})
+	if err := svc.WaitFor(wctx, func(_ *queries.Snapshot, r server.Readiness) bool { return r.Lagging == 0 }); err != nil {
+		t.Fatalf("still lagging after the retry committed: %+v", svc.Readiness())
+	}
+	if g := gaugeValue(t, m, "skillgraph_watch_lagging_paths"); g != 0 {
+		t.Fatalf("skillgraph_watch_lagging_paths = %v after the retry committed", g)
+	}
+}
+
+// gaugeValue reads one gauge of m's registry.
+func gaugeValue(t *testing.T, m *server.Metrics, name string) float64 {
+	t.Helper()
+	mfs, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) > 0 {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

@@ -168,7 +168,7 @@ func openToRead(ctx context.Context, url string) (*graph.Store, error) {
 	if err := storeExists(url); err != nil {
 		return nil, err
 	}
-	st, err := graph.Open(ctx, url)
+	st, err := graph.OpenVerified(ctx, url)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // exitError carries a process exit code without printing anything more.
@@ -27,9 +28,31 @@ type usageError struct {
 
 func (e usageError) Error() string { return e.msg }
 
+// stopGrace is how long a command may take to end cleanly after SIGTERM
+// or SIGINT before the process exits anyway: the loops watch the context,
+// but some steps cannot be interrupted (a memory store's write, a parse of
+// one large file), and an agent harness or an init system expects a stop
+// within seconds (issue 28: SIGTERM was ignored for over 90 s). Exiting
+// mid-write is what a kill does, which the stores are built to survive
+// (bbolt and PostgreSQL commit a version whole or not at all; a memory
+// store ends with the process).
+const stopGrace = time.Second
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, os.Args[1:], os.Stdout, os.Stderr) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		select {
+		case err = <-done:
+		case <-time.After(stopGrace):
+			fmt.Fprintf(os.Stderr, "skillgraph: stopped by a signal; the work did not end within %v (a store keeps its last committed version)\n", stopGrace)
+			os.Exit(2)
+		}
+	}
 	stop()
 	os.Exit(report(err, os.Stderr))
 }

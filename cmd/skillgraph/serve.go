@@ -68,7 +68,11 @@ func setupServe(fs *flag.FlagSet) runFunc {
 				return err
 			}
 		}
-		st, err := graph.Open(ctx, url)
+		open := graph.Open
+		if *readOnly { // a replica reads what another process wrote
+			open = graph.OpenVerified
+		}
+		st, err := open(ctx, url)
 		if err != nil {
 			return err
 		}
@@ -145,15 +149,27 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		if *readOnly {
 			go svc.Poll(ctx, *poll)
 		}
+		var broken error
 		select {
 		case <-ctx.Done():
 		case err := <-errc:
 			if !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
+		case <-st.Broken():
+			// Found damaged while serving (a request, a poll, a
+			// re-ingest): exit 2 rather than stay up on a store that
+			// cannot be read (issue 28.7).
+			broken = st.Damaged()
+			log.Error("store is corrupt", "store", url, "err", broken)
 		}
 		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		if broken != nil {
+			// Requests still reading the store would wait on it: close.
+			_ = srv.Close()
+			return broken
+		}
 		log.Info("shutting down")
 		return srv.Shutdown(shutdown)
 	}

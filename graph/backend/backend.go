@@ -125,6 +125,16 @@ type Hooks struct {
 	// written, before the checkpoint is stamped: the moment a kill leaves
 	// a half-written checkpoint behind.
 	BlockWritten func()
+	// FailRead, when set, is consulted before each quad a Read hands
+	// out, with the number handed out before it: a page found damaged
+	// midway through a read.
+	FailRead func(n int) error
+	// VerifyPages makes the open of an existing store read every page of
+	// it first (bbolt: every key of every bucket, in order), so damage
+	// under intact page headers is ErrCorrupt before anything is served.
+	// Not only a test hook: graph.OpenVerified sets it for the commands
+	// that only read a store they did not just write.
+	VerifyPages bool
 	// StepDeltas, when positive, replaces the number of deltas per step
 	// transaction of a first ingest (bbolt), so a test takes steps.
 	StepDeltas int

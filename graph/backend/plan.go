@@ -90,7 +90,53 @@ func PlanApply(ctx context.Context, st Stored, index IndexFunc, changes []Change
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
+	p.Adds = bySubject(p.Adds)
 	return p, nil
+}
+
+// bySubject orders adds so that each subject-registry quad comes right
+// after the first quad of the subject it registers. Cayley's kv
+// ApplyDeltas skips its duplicate check only for a quad with a node made
+// in the same call; a registry quad in a later call than its subject was
+// checked against the index list of every registry quad of its graph
+// (they all share the graph label as subject), so one large graph written
+// into a non-empty store cost time quadratic in its size (issue 28.10).
+// The order is otherwise kept.
+func bySubject(adds []graph.Delta) []graph.Delta {
+	// By graph and subject: one subject (a blank node written alike in
+	// two documents) may be registered in several graphs.
+	regKey := func(d graph.Delta) string {
+		return quad.ToString(d.Quad.Subject) + "\x00" + quad.ToString(d.Quad.Object)
+	}
+	reg := map[string]graph.Delta{}
+	for _, d := range adds {
+		if d.Quad.Predicate == quad.IRI(RegistryPredicate) && d.Quad.Label == quad.IRI(MetaGraph) {
+			reg[regKey(d)] = d
+		}
+	}
+	if len(reg) == 0 {
+		return adds
+	}
+	out := make([]graph.Delta, 0, len(adds))
+	for _, d := range adds {
+		if d.Quad.Predicate == quad.IRI(RegistryPredicate) && d.Quad.Label == quad.IRI(MetaGraph) {
+			continue // placed after its subject's first quad (or below)
+		}
+		out = append(out, d)
+		k := quad.ToString(d.Quad.Label) + "\x00" + quad.ToString(d.Quad.Subject)
+		if r, ok := reg[k]; ok {
+			out = append(out, r)
+			delete(reg, k)
+		}
+	}
+	for _, d := range adds { // registry quads of subjects with no quad added
+		if d.Quad.Predicate == quad.IRI(RegistryPredicate) && d.Quad.Label == quad.IRI(MetaGraph) {
+			if _, left := reg[regKey(d)]; left {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // BatchSize bounds one ApplyDeltas call on Cayley's kv and memstore (all

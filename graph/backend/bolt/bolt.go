@@ -23,6 +23,9 @@ import (
 // ErrStoreBusy is returned when another process holds a bbolt store.
 var ErrStoreBusy = errors.New("the bbolt store is in use by another process")
 
+// ErrNotStore is returned when a bbolt store's file is not a regular file.
+var ErrNotStore = errors.New("not a bbolt store")
+
 // kvOptions are the options of Cayley's kv QuadStore over bbolt.
 var kvOptions = graph.Options{"no_bloom": true}
 
@@ -91,7 +94,19 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 // write transaction (txKV), committed once at the end; a crash, a full
 // disk or a cancelled context before that commit leaves the file as it
 // was.
+//
+// A first write (version 0) clears what an unfinished one left first (see
+// clearLeftovers), so it is planned against an empty store.
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
+	zero, err := s.atVersionZero(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if zero {
+		if err := s.clearLeftovers(ctx); err != nil {
+			return 0, err
+		}
+	}
 	p, err := backend.PlanApply(ctx, s, s.IndexDeltas, changes)
 	if err != nil {
 		return 0, err
@@ -178,8 +193,9 @@ func (s *store) commitChunk(ctx context.Context, deltas []graph.Delta, isDel boo
 // transaction is rolled back and Cayley's QuadStore is reopened over the
 // unchanged file (see reopen).
 func (s *store) writeKV(ctx context.Context, p backend.Plan, changes []backend.Change) (err error) {
-	// Quads in a store at version 0 are what a failed first ingest left:
-	// the checkpoint must then be built from the store, not from changes.
+	// Quads in a store at version 0 are what a failed first ingest left
+	// (Apply clears them first; this stays the safe side should any
+	// remain): the checkpoint is then built from the store, not changes.
 	leftovers := p.Old == 0 && s.AnyQuad(ctx)
 	dels, adds := p.Dels, p.Adds
 	if p.Old == 0 {
@@ -191,7 +207,7 @@ func (s *store) writeKV(ctx context.Context, p backend.Plan, changes []backend.C
 		// 16 000 at 1k skills). With nothing to preserve, its quads are
 		// committed in steps of coldCommit deltas; Read serves nothing at
 		// version 0, so a crash half-way shows an empty store, and the next
-		// ingest writes the difference. The version bump and the
+		// first write clears what it left. The version bump and the
 		// checkpoint still commit together, last.
 		var err error
 		if dels, adds, err = s.writeCold(ctx, dels, adds); err != nil {

@@ -33,10 +33,19 @@ type firstWriter struct {
 // BeginFirst is backend.FirstWriting.BeginFirst: a writer when the store
 // is at version 0 and holds no quad and no checkpoint block at all
 // (nothing to compare with, nothing to keep), else nil.
+//
+// What an unfinished first write left at version 0 is cleared first
+// (clearLeftovers): version 0 is an empty store.
 func (s *store) BeginFirst(ctx context.Context) (backend.FirstWriter, error) {
-	v, err := backend.Version(ctx, s.Scan)
-	if err != nil || v != 0 || s.AnyQuad(ctx) || s.anyBlock(ctx) {
+	zero, err := s.atVersionZero(ctx)
+	if err != nil || !zero {
 		return nil, err
+	}
+	if err := s.clearLeftovers(ctx); err != nil {
+		return nil, err
+	}
+	if s.AnyQuad(ctx) || s.anyBlock(ctx) {
+		return nil, nil
 	}
 	return &firstWriter{s: s, stamps: map[string][]byte{}}, nil
 }
@@ -155,8 +164,7 @@ func (w *firstWriter) step(ctx context.Context) error {
 		// The blocks planned so far go with the step: held to the end
 		// they were a sixth of a cold serve's live heap at 10k. Until the
 		// version is committed nothing reads them, and after a crash the
-		// next ingest finds quads at version 0 and rebuilds the checkpoint
-		// from the store (writeKV's leftovers).
+		// next first write clears them (clearLeftovers).
 		ready := w.unwritten()
 		if err := w.s.commitChunk(ctx, w.pending[:step], false, ready); err != nil {
 			return err

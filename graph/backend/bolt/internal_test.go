@@ -3,11 +3,13 @@ package bolt
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/cayleygraph/quad"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/skillgraph/skillgraph/graph/backend"
 )
@@ -88,5 +90,66 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 	defer tx.Close()
 	if blocks, ok := checkpointKV(ctx, tx, 1); !ok || len(blocks) != 40 {
 		t.Fatalf("after Commit: %d blocks stamped 1 (ok %t), want 40", len(blocks), ok)
+	}
+}
+
+// BenchmarkCheckPages is the cost of the key walk every open of an
+// existing store runs (checkPages) on the store named by
+// $SKILLGRAPH_BENCH_STORE (a store directory; skipped without it), e.g.
+// one `skillgraph gen --skills 10000` ingested: see docs/security.md.
+func BenchmarkCheckPages(b *testing.B) {
+	dir := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if dir == "" {
+		b.Skip("SKILLGRAPH_BENCH_STORE is not set")
+	}
+	db, err := bolt.Open(filepath.Join(dir, boltFile), 0o644, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var size int64
+	_ = db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
+	b.SetBytes(size)
+	for b.Loop() {
+		if err := checkPages(db); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLargeGraphIntoNonEmpty writes one graph of N subjects (two
+// quads each) into a store that already holds another graph (issue
+// 28.10): the time per subject should not grow with N.
+func BenchmarkLargeGraphIntoNonEmpty(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{2000, 4000, 8000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var base, qs []quad.Quad
+			for i := range 2000 {
+				base = append(base, quad.MakeIRI(fmt.Sprintf("urn:b:%d", i), "urn:p", "urn:o", ""))
+			}
+			for i := range n {
+				s := fmt.Sprintf("urn:big#task/%d", i)
+				qs = append(qs, quad.MakeIRI(s, "urn:type", "urn:Task", ""), quad.Make(quad.IRI(s), quad.IRI("urn:name"), quad.String(fmt.Sprint("task ", i)), nil))
+			}
+			for b.Loop() {
+				b.StopTimer()
+				bk, err := open(ctx, "bbolt", filepath.Join(b.TempDir(), "g.db"), &backend.Hooks{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := bk.Apply(ctx, []backend.Change{{Graph: "urn:g:base", Quads: base}}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := bk.Apply(ctx, []backend.Change{{Graph: "urn:g:big", Quads: qs}}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				bk.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/subject")
+		})
 	}
 }
