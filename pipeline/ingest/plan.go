@@ -47,8 +47,18 @@ func planRun(ctx context.Context, store *graph.Store, roots []string, opt Option
 		return nil, err
 	}
 	pl := &plan{base: base, sp: &stamper{start: time.Now(), listed: &discover.Listings{}}}
+	// The store's stamps; nil, logged, when they cannot be read: stamps
+	// only save reads, without them every file is read.
+	readStamps := func() map[string][]byte {
+		stamps, err := store.Stamps(ctx)
+		if err != nil {
+			logger(opt).Warn("cannot read file stamps; every file is read", "err", err)
+			return nil
+		}
+		return stamps
+	}
 	if len(opt.Only) == 0 {
-		pl.sp.stored = readStamps(ctx, store, opt)
+		pl.sp.stored = readStamps()
 		pl.probes = newProbes(pl.sp, opt.MaxFileSize)
 	}
 	if pl.corpora, err = discoverCorpora(ctx, roots, opt, pl.probes, pl.sp.listed); err != nil {
@@ -69,7 +79,7 @@ func planRun(ctx context.Context, store *graph.Store, roots []string, opt Option
 	if pl.only == nil && len(opt.Only) != 0 {
 		// The files named stand for the whole corpus (a declaration, a
 		// new file): a full run, that skips by stamp too.
-		pl.sp.stored = readStamps(ctx, store, opt)
+		pl.sp.stored = readStamps()
 	}
 	for _, c := range pl.corpora {
 		c.Findings = append(c.Findings, unknownNeeds(c, pl.instances)...)
@@ -124,17 +134,6 @@ func (pl *plan) result(units []*unit, d *comparison) Result {
 	res.Removed = len(d.removed)
 	res.probes = pl.probes.changed()
 	return res
-}
-
-// readStamps is the store's stamps; nil, logged, when they cannot be
-// read: stamps only save reads, without them every file is read.
-func readStamps(ctx context.Context, store *graph.Store, opt Options) map[string][]byte {
-	stamps, err := store.Stamps(ctx)
-	if err != nil {
-		logger(opt).Warn("cannot read file stamps; every file is read", "err", err)
-		return nil
-	}
-	return stamps
 }
 
 // isContext reports whether other files' parses depend on source s: the
