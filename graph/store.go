@@ -394,6 +394,39 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (_ bool, er
 	return backend.HasDigest(ctx, s.b.Scan, label, digest)
 }
 
+// SameDigests reports, for each source graph labels[i], whether it is
+// stored with exactly digests[i]: HasDigest for every graph an ingest read,
+// under one lock and one damage check (an ingest asks it of every file
+// whose stamp did not hold).
+func (s *Store) SameDigests(ctx context.Context, labels, digests []string) (_ []bool, err error) {
+	if len(labels) != len(digests) {
+		return nil, fmt.Errorf("same digests: %d graphs and %d digests", len(labels), len(digests))
+	}
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	defer s.readLock()()
+	out := make([]bool, len(labels))
+	for i, label := range labels {
+		if digests[i] == "" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if s.finder != nil {
+			out[i], err = s.finder.HasDigest(ctx, label, digests[i])
+		} else {
+			out[i], err = backend.HasDigest(ctx, s.b.Scan, label, digests[i])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read digest of %s: %w", label, err)
+		}
+	}
+	return out, nil
+}
+
 // SourcesOf lists the source graphs stored for one instance document IRI.
 func (s *Store) SourcesOf(ctx context.Context, docIRI string) (_ []string, err error) {
 	defer s.guard(&err)()

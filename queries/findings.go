@@ -125,31 +125,9 @@ func (s *Snapshot) attachFindings() {
 // Nodes are sorted by subject, so the nodes of one IRI are adjacent; the
 // lookups keep where such runs are (they depend on the nodes' shape only),
 // so a snapshot sharing them does not compare every IRI again.
-func (s *Snapshot) duplicates(nodes []*node, lk *lookups, fresh bool) {
-	if fresh {
-		lk.dups = [][]int32{}
-		var run []int32
-		for i := 0; i < len(nodes); {
-			j := i + 1
-			for j < len(nodes) && nodes[j].iri == nodes[i].iri {
-				j++
-			}
-			if j-i > 1 {
-				run = run[:0]
-				for k := i; k < j; k++ {
-					if nodes[k].flags&fDupCandidate != 0 {
-						run = append(run, int32(k))
-					}
-				}
-				if len(run) > 1 {
-					lk.dups = append(lk.dups, slices.Clone(run))
-				}
-			}
-			i = j
-		}
-	}
+func (s *Snapshot) duplicates(nodes []*node) {
 	var rs []*node
-	for _, run := range lk.dups {
+	for _, run := range s.lk.dups {
 		rs = rs[:0]
 		for _, k := range run {
 			rs = append(rs, nodes[k])

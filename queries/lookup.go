@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"cmp"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,7 +9,7 @@ import (
 
 // Skill returns the skill with that id ("package/name" also works), or nil.
 func (s *Snapshot) Skill(id string) *Skill {
-	if sk := at(s.skillSlab, s.lk.skillByID, id); sk != nil {
+	if sk := at(s.skillSlab, s.lk.by[kSkill].byID, id); sk != nil {
 		return sk
 	}
 	if pkg, name, ok := strings.Cut(id, "/"); ok {
@@ -22,11 +23,11 @@ func (s *Snapshot) Skill(id string) *Skill {
 }
 
 // Tool returns the tool with that id, or nil.
-func (s *Snapshot) Tool(id string) *Tool { return at(s.toolSlab, s.lk.toolByID, id) }
+func (s *Snapshot) Tool(id string) *Tool { return at(s.toolSlab, s.lk.by[kTool].byID, id) }
 
 // Process returns the process with that process/@id or file stem, or nil.
 func (s *Snapshot) Process(id string) *Process {
-	if p := at(s.procSlab, s.lk.procByID, id); p != nil {
+	if p := at(s.procSlab, s.lk.by[kProcess].byID, id); p != nil {
 		return p
 	}
 	for _, p := range s.Processes {
@@ -38,20 +39,25 @@ func (s *Snapshot) Process(id string) *Process {
 }
 
 // Bean returns the bean with that id, or nil.
-func (s *Snapshot) Bean(id string) *Bean { return at(s.beanSlab, s.lk.beanByID, id) }
+func (s *Snapshot) Bean(id string) *Bean { return at(s.beanSlab, s.lk.by[kBean].byID, id) }
 
 // Instance returns the instance of that name, or nil.
 func (s *Snapshot) Instance(name string) *Instance { return s.instByName[name] }
 
 // lookups index a snapshot's entities by key, as places in its slabs
-// (node order), and hold the sorted orders of the entity lists. They
-// depend only on the shape of the nodes (sameShape): the next snapshot of
-// an edit that keeps every key and place shares them instead of hashing
-// every IRI again (issue #14: making them was a third of linking at 10k
-// skills). Read-only once link has made them, but for a profile view's own
-// (indexTools).
+// (node order), and hold the sorted orders of the entity lists. They are
+// made from the nodes alone (buildLookups) and depend only on their shape
+// (sameShape): the next snapshot of an edit that keeps every key and place
+// shares them instead of hashing every IRI again (issue #14: making them
+// was a third of linking at 10k skills; lookupsFor is where that is
+// decided). Read-only once made, but for a profile view's own
+// (indexTools) and the caches the lookups' own snapshot fills (steps,
+// flows, reach).
 type lookups struct {
 	c lookupCounts
+
+	// by is each kind's lookups by IRI and id (entityKey declares them).
+	by [nKinds]keyed
 
 	sourceByIRI         map[string]int32 // the last source node of an IRI
 	actByIRI            map[string]int32 // the last activity node of an IRI
@@ -61,25 +67,60 @@ type lookups struct {
 	toolPorts           [][2][]int32 // each Tool's input and output ports, places in the nodes
 	dups                [][]int32    // runs of typed nodes of one IRI (places in the nodes)
 
-	skillByIRI, skillByID map[string]int32 // the first of a key in id order
-	skillByPkg            map[[3]string]int32
-	skillByName           map[[2]string]int32
+	skillByPkg  map[[3]string]int32
+	skillByName map[[2]string]int32
 	// skillAmbig: the skills (in IRI order) of each bare name that two or
 	// more packages of one instance define; a bare reference to one of
 	// these resolves only within the referrer's own package (issue 23.1).
-	skillAmbig          map[[2]string][]int32
-	toolByIRI, toolByID map[string]int32
-	procByIRI, procByID map[string]int32
-	procByStem          map[[2]string]int32
-	beanByIRI, beanByID map[string]int32
+	skillAmbig map[[2]string][]int32
+	procByStem map[[2]string]int32
 
-	skillOrder, toolOrder, procOrder, beanOrder, sourceOrder []int32
+	sourceOrder []int32
 
 	reach    *reachBase     // made by the first reachability over these lookups
 	actNode  []int32        // each activity's place in the nodes
 	steps    []stepTargets  // each activity's, resolved by the lookups' own snapshot
 	procNode []int32        // each process's place in the nodes
 	flows    []flowOrdinals // each process's flow order, by the lookups' own snapshot
+}
+
+// kind is an entity kind with lookups by IRI and id and a list sorted by
+// id.
+type kind uint8
+
+const (
+	kSkill kind = iota
+	kTool
+	kProcess
+	kBean
+	nKinds
+)
+
+// entityKey is the kind of a node's entity and its IRI and id, for the
+// kinds looked up by both: the one place a kind's lookups are declared (a
+// new kind is a constant above and a case here; buildLookups then makes
+// its places, order and maps, and lk.by[k] answers them).
+func entityKey(n *node) (k kind, iri, id string, ok bool) {
+	switch m := n.main.(type) {
+	case *Skill:
+		return kSkill, m.IRI, m.ID, true
+	case *toolNode:
+		return kTool, m.tool.IRI, m.tool.ID, true
+	case *Process:
+		return kProcess, m.IRI, m.ID, true
+	case *Bean:
+		return kBean, m.IRI, m.ID, true
+	}
+	return 0, "", "", false
+}
+
+// keyed is one kind's lookups: its entities' places in the nodes (the
+// k-th is the kind's k-th slab entry), those places in stable id order,
+// and the first entity of an IRI and of an id in that order.
+type keyed struct {
+	nodes       []int32
+	order       []int32
+	byIRI, byID map[string]int32
 }
 
 // lookupCounts are the entities of each kind, counted first so every map
@@ -110,87 +151,193 @@ func (lk *lookups) count(nodes []*node) {
 	}
 }
 
-// order sorts each entity kind: stable sorts, one order whatever the
-// algorithm, ties in node order.
-func (lk *lookups) order(s *Snapshot) {
-	lk.skillOrder = sortedBy(s.skillSlab, func(x *Skill) string { return x.ID })
-	lk.toolOrder = sortedBy(s.toolSlab, func(x *Tool) string { return x.ID })
-	lk.procOrder = sortedBy(s.procSlab, func(x *Process) string { return x.ID })
-	lk.beanOrder = sortedBy(s.beanSlab, func(x *Bean) string { return x.ID })
-	lk.sourceOrder = sortedBy(s.srcSlab, func(x *Source) string { return x.IRI })
-}
-
-// sortedBy is the places of slab's entries in stable key order.
-func sortedBy[T any](slab []T, key func(*T) string) []int32 {
-	order := make([]int32, len(slab))
-	for i := range order {
-		order[i] = int32(i)
+// lookupsFor is the one place a snapshot's lookups are shared: those of
+// from (the snapshot this one updates) when the nodes keep its shape, else
+// made from the nodes; own says they were made for this snapshot, whose
+// analyses then fill their caches. A profile view's are its own
+// (indexTools changes them).
+func lookupsFor(nodes []*node, from *Snapshot) (lk *lookups, own bool) {
+	if from != nil && from.Profile == "" && sameShape(from.shape, nodes) {
+		return from.lk, false
 	}
-	sortStable(order, func(i int32) string { return key(&slab[i]) })
-	return order
+	return buildLookups(nodes), true
 }
 
-// index fills the lookups by key from the sorted entities: each answers
-// the first entity of a key in sorted order (of two nodes sharing an id, a
-// duplicate finding, the first wins). Filled from the last entity to the
-// first, each key is written once per entity instead of looked up and
-// then written.
-func (lk *lookups) index(s *Snapshot) {
+// buildLookups makes the lookups of nodes (sorted by subject, then graph;
+// stored findings left out) from the nodes alone: every place is a place
+// in the nodes or in a kind's slab, which link fills in node order, so
+// the lookups index any snapshot linked from nodes of this shape.
+func buildLookups(nodes []*node) *lookups {
+	lk := &lookups{}
+	lk.count(nodes)
 	c := lk.c
-	lk.skillByIRI, lk.skillByID = make(map[string]int32, c.skill), make(map[string]int32, c.skill)
-	lk.skillByPkg, lk.skillByName = make(map[[3]string]int32, c.skill), make(map[[2]string]int32, c.skill)
-	for i := len(s.Skills) - 1; i >= 0; i-- {
-		sk, at := s.Skills[i], lk.skillOrder[i]
-		lk.skillByIRI[sk.IRI] = at
-		lk.skillByID[sk.ID] = at
-		if sk.Instance != nil {
-			lk.skillByPkg[[3]string{sk.Instance.IRI, sk.Package, sk.ID}] = at
-			lk.skillByName[[2]string{sk.Instance.IRI, sk.ID}] = at
+	lk.sourceByIRI = make(map[string]int32, c.src)
+	lk.ports = make(map[string]int32, c.port)
+	lk.props = make(map[string]int32, c.prop)
+	lk.lanes = make(map[string]int32, c.lane)
+	lk.actByIRI = make(map[string]int32, c.act)
+	lk.acts = make(map[[2]string][]int32, c.proc)
+	var srcNodes []int32 // the source slab's nodes
+	for i, n := range nodes {
+		at := int32(i)
+		// A source that is also an instance declaration is no entry of
+		// the source slab (link's first pass).
+		if n.flags&fSource != 0 && n.flags&fInstance == 0 {
+			lk.sourceByIRI[n.iri] = int32(len(srcNodes))
+			srcNodes = append(srcNodes, at)
+		}
+		if n.flags&fActivity != 0 {
+			k := [2]string{n.actOwner, n.graph}
+			lk.acts[k] = append(lk.acts[k], int32(len(lk.actNode)))
+			lk.actByIRI[n.iri] = int32(len(lk.actNode))
+			lk.actNode = append(lk.actNode, at)
+		}
+		if n.flags&fPort != 0 {
+			lk.ports[n.iri] = at
+		}
+		if n.flags&fProp != 0 {
+			lk.props[n.iri] = at
+		}
+		if n.flags&fLane != 0 {
+			lk.lanes[n.iri] = at
+		}
+		if k, _, _, ok := entityKey(n); ok {
+			lk.by[k].nodes = append(lk.by[k].nodes, at)
+		}
+		if _, ok := n.main.(*Process); ok {
+			lk.procNode = append(lk.procNode, at)
+		}
+	}
+	for _, as := range lk.acts {
+		slices.SortStableFunc(as, func(a, b int32) int {
+			return cmp.Compare(nodes[lk.actNode[a]].act.Position, nodes[lk.actNode[b]].act.Position)
+		})
+	}
+	lk.steps = make([]stepTargets, len(lk.actNode))
+	lk.flows = make([]flowOrdinals, c.proc)
+	lk.nodeSrc = make([]int32, len(nodes))
+	for i, n := range nodes {
+		lk.nodeSrc[i] = -1
+		if k, ok := lk.sourceByIRI[n.graph]; ok {
+			lk.nodeSrc[i] = k
+		}
+	}
+	for _, i := range lk.by[kTool].nodes {
+		m := nodes[i].main.(*toolNode)
+		var ps [2][]int32
+		for k, iris := range [2][]string{m.inputs, m.outpt} {
+			for _, p := range iris {
+				if at, ok := lk.ports[p]; ok {
+					ps[k] = append(ps[k], at)
+				}
+			}
+		}
+		lk.toolPorts = append(lk.toolPorts, ps)
+	}
+	lk.sourceOrder = sortedBy(srcNodes, func(i int32) string { return nodes[i].src.IRI })
+	for k := range lk.by {
+		lk.by[k].index(nodes)
+	}
+	inst := instancesOf(nodes, lk, srcNodes)
+	lk.indexSkills(nodes, inst)
+	lk.procByStem = make(map[[2]string]int32, c.proc)
+	kp := &lk.by[kProcess]
+	for i := len(kp.order) - 1; i >= 0; i-- {
+		at := kp.order[i]
+		n := kp.nodes[at]
+		if doc, ok := inst(n); ok {
+			if p := nodes[n].main.(*Process); p.Stem != "" {
+				lk.procByStem[[2]string{doc, p.Stem}] = at
+			}
+		}
+	}
+	lk.dups = duplicateRuns(nodes)
+	return lk
+}
+
+// index sorts the kind's entities by id (stable: ties in node order) and
+// fills its maps: each key answers the first entity of that key in that
+// order (of two nodes sharing an id, a duplicate finding, the first
+// wins). Filled from the last entity to the first, each key is written
+// once per entity instead of looked up and then written.
+func (kd *keyed) index(nodes []*node) {
+	kd.order = sortedBy(kd.nodes, func(i int32) string { _, _, id, _ := entityKey(nodes[i]); return id })
+	kd.byIRI, kd.byID = make(map[string]int32, len(kd.order)), make(map[string]int32, len(kd.order))
+	for i := len(kd.order) - 1; i >= 0; i-- {
+		at := kd.order[i]
+		_, iri, id, _ := entityKey(nodes[kd.nodes[at]])
+		kd.byIRI[iri] = at
+		kd.byID[id] = at
+	}
+}
+
+// instancesOf is the IRI of the instance link gives a node (false for
+// none): its source file's (which names its instance; an instance without
+// a declaration node is made for it), else the instance of its document,
+// when one is declared or named by a source.
+func instancesOf(nodes []*node, lk *lookups, srcNodes []int32) func(at int32) (string, bool) {
+	srcInst := make([]string, len(srcNodes)) // each source entry's instance
+	docs := map[string]bool{}
+	for _, n := range nodes {
+		if n.flags&fInstance != 0 {
+			docs[n.iri] = true
+		}
+		if n.flags&fSource != 0 {
+			docs[n.srcDoc] = true
+			if k, ok := lk.sourceByIRI[n.iri]; ok {
+				srcInst[k] = n.srcDoc // the last source node of the IRI names it
+			}
+		}
+	}
+	return func(at int32) (string, bool) {
+		if k := lk.nodeSrc[at]; k >= 0 {
+			return srcInst[k], true
+		}
+		doc := docOf(nodes[at].iri)
+		return doc, docs[doc]
+	}
+}
+
+// indexSkills fills the skill lookups by package and bare name within an
+// instance, and the ambiguous bare names.
+func (lk *lookups) indexSkills(nodes []*node, inst func(int32) (string, bool)) {
+	ks := &lk.by[kSkill]
+	lk.skillByPkg, lk.skillByName = make(map[[3]string]int32, len(ks.order)), make(map[[2]string]int32, len(ks.order))
+	skill := func(at int32) *Skill { return nodes[ks.nodes[at]].main.(*Skill) }
+	for i := len(ks.order) - 1; i >= 0; i-- {
+		at := ks.order[i]
+		if doc, ok := inst(ks.nodes[at]); ok {
+			sk := skill(at)
+			lk.skillByPkg[[3]string{doc, sk.Package, sk.ID}] = at
+			lk.skillByName[[2]string{doc, sk.ID}] = at
 		}
 	}
 	lk.skillAmbig = nil
-	for i := 0; i < len(s.Skills); {
+	for i := 0; i < len(ks.order); {
 		j := i + 1
-		for j < len(s.Skills) && s.Skills[j].ID == s.Skills[i].ID {
+		for j < len(ks.order) && skill(ks.order[j]).ID == skill(ks.order[i]).ID {
 			j++
 		}
 		if j-i > 1 {
-			lk.indexAmbiguous(s, i, j)
+			lk.indexAmbiguous(ks.order[i:j], skill, func(at int32) (string, bool) { return inst(ks.nodes[at]) })
 		}
 		i = j
 	}
-	lk.indexTools(s.Tools)
-	lk.procByIRI, lk.procByID = make(map[string]int32, c.proc), make(map[string]int32, c.proc)
-	lk.procByStem = make(map[[2]string]int32, c.proc)
-	for i := len(s.Processes) - 1; i >= 0; i-- {
-		p, at := s.Processes[i], lk.procOrder[i]
-		lk.procByIRI[p.IRI] = at
-		lk.procByID[p.ID] = at
-		if p.Instance != nil && p.Stem != "" {
-			lk.procByStem[[2]string{p.Instance.IRI, p.Stem}] = at
-		}
-	}
-	lk.beanByIRI, lk.beanByID = make(map[string]int32, c.bean), make(map[string]int32, c.bean)
-	for i := len(s.Beans) - 1; i >= 0; i-- {
-		b, at := s.Beans[i], lk.beanOrder[i]
-		lk.beanByIRI[b.IRI] = at
-		lk.beanByID[b.ID] = at
-	}
 }
 
-// indexAmbiguous records the bare names of the skills s.Skills[i:j] (one
-// id) that name two skills (two IRIs) in one instance.
-func (lk *lookups) indexAmbiguous(s *Snapshot, i, j int) {
+// indexAmbiguous records the bare names of the skills at those places
+// (one id, in id order) that name two skills (two IRIs) in one instance.
+func (lk *lookups) indexAmbiguous(places []int32, skill func(int32) *Skill, inst func(int32) (string, bool)) {
 	byKey := map[[2]string][]int32{}
 	var keys [][2]string
-	for k := i; k < j; k++ {
-		sk := s.Skills[k]
-		if sk.Instance == nil {
+	for _, at := range places {
+		doc, ok := inst(at)
+		if !ok {
 			continue
 		}
-		key := [2]string{sk.Instance.IRI, sk.ID}
-		at := lk.skillOrder[k]
-		if !slices.ContainsFunc(byKey[key], func(o int32) bool { return s.skillSlab[o].IRI == sk.IRI }) {
+		sk := skill(at)
+		key := [2]string{doc, sk.ID}
+		if !slices.ContainsFunc(byKey[key], func(o int32) bool { return skill(o).IRI == sk.IRI }) {
 			if byKey[key] == nil {
 				keys = append(keys, key)
 			}
@@ -199,7 +346,7 @@ func (lk *lookups) indexAmbiguous(s *Snapshot, i, j int) {
 	}
 	for _, key := range keys {
 		if at := byKey[key]; len(at) > 1 {
-			slices.SortStableFunc(at, func(a, b int32) int { return strings.Compare(s.skillSlab[a].IRI, s.skillSlab[b].IRI) })
+			slices.SortStableFunc(at, func(a, b int32) int { return strings.Compare(skill(a).IRI, skill(b).IRI) })
 			if lk.skillAmbig == nil {
 				lk.skillAmbig = map[[2]string][]int32{}
 			}
@@ -208,14 +355,51 @@ func (lk *lookups) indexAmbiguous(s *Snapshot, i, j int) {
 	}
 }
 
+// duplicateRuns is the runs of two or more typed nodes of one IRI
+// (places in the nodes), which the duplicate findings report.
+func duplicateRuns(nodes []*node) [][]int32 {
+	dups := [][]int32{}
+	var run []int32
+	for i := 0; i < len(nodes); {
+		j := i + 1
+		for j < len(nodes) && nodes[j].iri == nodes[i].iri {
+			j++
+		}
+		if j-i > 1 {
+			run = run[:0]
+			for k := i; k < j; k++ {
+				if nodes[k].flags&fDupCandidate != 0 {
+					run = append(run, int32(k))
+				}
+			}
+			if len(run) > 1 {
+				dups = append(dups, slices.Clone(run))
+			}
+		}
+		i = j
+	}
+	return dups
+}
+
+// sortedBy is places (indexes) in stable key order.
+func sortedBy(places []int32, key func(int32) string) []int32 {
+	order := make([]int32, len(places))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sortStable(order, func(i int32) string { return key(places[i]) })
+	return order
+}
+
 // indexTools fills the Tool lookups from tools (sorted by id), the first
 // of a key winning as in index.
 func (lk *lookups) indexTools(tools []*Tool) {
-	lk.toolByIRI, lk.toolByID = make(map[string]int32, len(tools)), make(map[string]int32, len(tools))
+	kt := &lk.by[kTool]
+	kt.byIRI, kt.byID = make(map[string]int32, len(tools)), make(map[string]int32, len(tools))
 	for i := len(tools) - 1; i >= 0; i-- {
 		t := tools[i]
-		lk.toolByIRI[t.IRI] = t.slab
-		lk.toolByID[t.ID] = t.slab
+		kt.byIRI[t.IRI] = t.slab
+		kt.byID[t.ID] = t.slab
 	}
 }
 

@@ -165,22 +165,42 @@ func newReachBase(s *Snapshot) *reachBase {
 }
 
 // reachability computes the dispatch graph and each entity's witness
-// (SPEC §5.3).
+// (SPEC §5.3): the entities' edges, the entry points, one walk from all of
+// them, the witnesses and unreachable entities recorded, the call cycles.
 func (s *Snapshot) reachability(out *findings) {
 	if s.lk.reach == nil {
 		// Made by the first analysis of the lookups' own snapshot, before
 		// the snapshot is handed out (and so before another shares them).
 		s.lk.reach = newReachBase(s)
 	}
-	base := s.lk.reach
-	// keys is base's until the first listing or trigger is interned (then
-	// copied: base is shared).
-	r := Reachability{base: base, extra: map[string]int32{}, keys: base.keys,
+	r := newReachability(s.lk.reach)
+	called := s.dispatchEdges(r)
+	r.walk(s.entryRoots(r, called))
+	s.recordWitnesses(r, out)
+	s.callCycles(out)
+	s.Reach = *r
+}
+
+// newReachability is the dispatch graph of base's entity nodes, with no
+// edge yet. keys is base's until the first listing or trigger is interned
+// (then copied: base is shared).
+func newReachability(base *reachBase) *Reachability {
+	return &Reachability{base: base, extra: map[string]int32{}, keys: base.keys,
 		adj: make([][]int32, len(base.keys)), hasOut: make([]bool, len(base.keys))}
-	edge := func(a, b int32) {
-		r.adj[a] = append(r.adj[a], b)
-		r.hasOut[a] = true
-	}
+}
+
+// edge adds the dispatch edge a → b.
+func (r *Reachability) edge(a, b int32) {
+	r.adj[a] = append(r.adj[a], b)
+	r.hasOut[a] = true
+}
+
+// dispatchEdges gives each entity its node and adds the edges between
+// entities: a process to its steps, a step to the process it calls and
+// its skills, a skill to its valid Tools, a Tool to its subprocesses. It
+// returns the processes something calls (no default roots).
+func (s *Snapshot) dispatchEdges(r *Reachability) map[*Process]bool {
+	base := r.base
 	for i, sk := range s.Skills {
 		sk.rid = base.skill[i]
 	}
@@ -196,56 +216,37 @@ func (s *Snapshot) reachability(out *findings) {
 	called := map[*Process]bool{}
 	for _, p := range s.Processes {
 		for _, a := range p.Activities {
-			edge(p.rid, a.rid)
+			r.edge(p.rid, a.rid)
 			if a.Calls != nil {
-				edge(a.rid, a.Calls.rid)
+				r.edge(a.rid, a.Calls.rid)
 				called[a.Calls] = true
 			}
 			for _, sk := range a.Skills {
-				edge(a.rid, sk.rid)
+				r.edge(a.rid, sk.rid)
 			}
 		}
 	}
 	for _, sk := range s.Skills {
 		for _, t := range sk.Tools {
-			edge(sk.rid, t.rid)
+			r.edge(sk.rid, t.rid)
 		}
 	}
 	for _, t := range s.Tools {
 		for _, p := range t.Subprocesses {
-			edge(t.rid, p.rid)
+			r.edge(t.rid, p.rid)
 			called[p] = true
 		}
 	}
+	return called
+}
+
+// entryRoots are the nodes every walk starts from (SPEC §5.3): MCP
+// listings (with edges to the Tools they expose), each instance's entry
+// processes (its declared ones, else every process nothing calls), entry
+// Tools and triggers, and the agent-host components.
+func (s *Snapshot) entryRoots(r *Reachability, called map[*Process]bool) map[int32]bool {
 	roots := map[int32]bool{}
-	// A listing reaches its MCP Tools and the authored Tools they expose;
-	// both indexed once, not searched per listing (O(listings × Tools²)
-	// at 10k skills).
-	listed := s.mcpToolsByListing()
-	exposers := map[*Tool][]*Tool{}
-	for _, a := range s.Tools {
-		for _, m := range a.ExposedBy {
-			exposers[m] = append(exposers[m], a)
-		}
-	}
-	for _, sv := range s.Servers {
-		for _, name := range sv.Tools {
-			key := r.id("mcp:" + sv.Name + "/" + name)
-			ts := listed[[2]string{sv.Name, name}]
-			// Under an exposure profile (SPEC §5.5) a listing is a root
-			// only while the profile keeps its MCP Tool: a host that hides
-			// the tool offers no such entry point.
-			if s.Profile == "" || len(ts) > 0 {
-				roots[key] = true
-			}
-			for _, t := range ts {
-				edge(key, t.rid)
-				for _, a := range exposers[t] {
-					edge(key, a.rid)
-				}
-			}
-		}
-	}
+	s.listingRoots(r, roots)
 	for _, in := range s.Instances {
 		ep := in.Entrypoints
 		if len(ep.Processes) > 0 {
@@ -270,23 +271,61 @@ func (s *Snapshot) reachability(out *findings) {
 			if tr.Skill != "" {
 				if sk := s.resolveSkillID(in, tr.Skill); sk != nil {
 					key := r.id("trigger:" + tr.ID)
-					edge(key, sk.rid)
+					r.edge(key, sk.rid)
 					roots[key] = true
 				}
 			}
 			if tr.Tool != "" {
 				if t := s.resolveToolID(in, tr.Tool); t != nil {
 					key := r.id("trigger:" + tr.ID)
-					edge(key, t.rid)
+					r.edge(key, t.rid)
 					roots[key] = true
 				}
 			}
 		}
 	}
-	s.hostRoots(&r, roots, edge)
-	// Neighbours in key order, once each: the walk below visits them in
-	// that order, so witnesses are the same whatever order edges came in.
-	// Every edge ends at an entity, whose ids are in key order.
+	s.hostRoots(r, roots, r.edge)
+	return roots
+}
+
+// listingRoots adds each MCP listing's tools as roots: a listing reaches
+// its MCP Tools and the authored Tools they expose; both indexed once,
+// not searched per listing (O(listings × Tools²) at 10k skills).
+func (s *Snapshot) listingRoots(r *Reachability, roots map[int32]bool) {
+	listed := s.mcpToolsByListing()
+	exposers := map[*Tool][]*Tool{}
+	for _, a := range s.Tools {
+		for _, m := range a.ExposedBy {
+			exposers[m] = append(exposers[m], a)
+		}
+	}
+	for _, sv := range s.Servers {
+		for _, name := range sv.Tools {
+			key := r.id("mcp:" + sv.Name + "/" + name)
+			ts := listed[[2]string{sv.Name, name}]
+			// Under an exposure profile (SPEC §5.5) a listing is a root
+			// only while the profile keeps its MCP Tool: a host that hides
+			// the tool offers no such entry point.
+			if s.Profile == "" || len(ts) > 0 {
+				roots[key] = true
+			}
+			for _, t := range ts {
+				r.edge(key, t.rid)
+				for _, a := range exposers[t] {
+					r.edge(key, a.rid)
+				}
+			}
+		}
+	}
+}
+
+// walk records the roots in key order and each node's witness: a
+// multi-source breadth-first walk, so the first visit is along a shortest
+// chain. Neighbours are put in key order, once each, first: the walk
+// visits them in that order, so witnesses are the same whatever order
+// edges came in (every edge ends at an entity, whose ids are in key
+// order).
+func (r *Reachability) walk(roots map[int32]bool) {
 	for k, ns := range r.adj {
 		if len(ns) > 1 {
 			slices.Sort(ns)
@@ -301,7 +340,6 @@ func (s *Snapshot) reachability(out *findings) {
 	for _, k := range rootIDs {
 		r.Roots = append(r.Roots, r.keys[k])
 	}
-	// Multi-source BFS: the first visit is along a shortest chain.
 	r.witness = make([][]string, len(r.keys))
 	queue := append([]int32(nil), rootIDs...)
 	for _, k := range rootIDs {
@@ -320,7 +358,12 @@ func (s *Snapshot) reachability(out *findings) {
 			}
 		}
 	}
-	s.hostWitnesses(&r)
+}
+
+// recordWitnesses writes each entity's witness and whether it is
+// reachable, lists the unreachable ones and reports them.
+func (s *Snapshot) recordWitnesses(r *Reachability, out *findings) {
+	s.hostWitnesses(r)
 	for _, p := range s.Processes {
 		p.Witness = r.witness[p.rid]
 		p.Reachable = p.Witness != nil
@@ -368,7 +411,10 @@ func (s *Snapshot) reachability(out *findings) {
 				"skill %s is covered by %s, but no process, transport or trigger reaches it or its Tools", sk.ID, toolIDs(sk.Tools)))
 		}
 	}
-	// Every cycle in the call graph, once.
+}
+
+// callCycles reports every cycle in the call graph, once.
+func (s *Snapshot) callCycles(out *findings) {
 	callEdges := func(p *Process) []*Process {
 		var out []*Process
 		for _, a := range p.Activities {
@@ -387,7 +433,6 @@ func (s *Snapshot) reachability(out *findings) {
 		out.add(s.finding(record.CodeCallCycle, comp[0].Source, comp[0].Line, comp[0].IRI,
 			"call cycle between processes %s; it is followed once and never looped on", strings.Join(ids, " → ")))
 	}
-	s.Reach = r
 }
 
 func processIDs(ps []*Process) []string {

@@ -40,7 +40,7 @@ func (s *Snapshot) resolveSkill(in *Instance, iri string) *Skill {
 func (s *Snapshot) resolveSkillRef(in *Instance, iri, pkg string) (sk *Skill, amb []*Skill) {
 	id := localKey(iri)
 	bare := !strings.Contains(id, "/")
-	if sk := at(s.skillSlab, s.lk.skillByIRI, iri); sk != nil {
+	if sk := at(s.skillSlab, s.lk.by[kSkill].byIRI, iri); sk != nil {
 		if !bare || sk.Instance == nil || s.lk.skillAmbig[[2]string{sk.Instance.IRI, id}] == nil {
 			return sk, nil
 		}
@@ -60,7 +60,7 @@ func (s *Snapshot) resolveSkillRef(in *Instance, iri, pkg string) (sk *Skill, am
 			}
 		}
 		if c, ok := mintOther(iri, o.IRI, "skill", id); ok {
-			if sk := at(s.skillSlab, s.lk.skillByIRI, c); sk != nil {
+			if sk := at(s.skillSlab, s.lk.by[kSkill].byIRI, c); sk != nil {
 				return sk, nil
 			}
 		}
@@ -121,7 +121,7 @@ func (s *Snapshot) packageOf(src *Source) string {
 
 // resolveTool resolves a Tool IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveTool(in *Instance, iri string) *Tool {
-	return resolveMinted(s, in, s.toolSlab, s.lk.toolByIRI, "tool", iri)
+	return resolveMinted(s, in, s.toolSlab, s.lk.by[kTool].byIRI, "tool", iri)
 }
 
 // resolveMinted looks an IRI up as minted, then its id as minted in each
@@ -143,13 +143,13 @@ func resolveMinted[T any](s *Snapshot, in *Instance, slab []T, byIRI map[string]
 
 // resolveProcess resolves by process/@id, then by file stem.
 func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
-	if p := at(s.procSlab, s.lk.procByIRI, iri); p != nil {
+	if p := at(s.procSlab, s.lk.by[kProcess].byIRI, iri); p != nil {
 		return p
 	}
 	id := localKey(iri)
 	for _, o := range s.scope(in) {
 		if c, ok := mintOther(iri, o.IRI, "process", id); ok {
-			if p := at(s.procSlab, s.lk.procByIRI, c); p != nil {
+			if p := at(s.procSlab, s.lk.by[kProcess].byIRI, c); p != nil {
 				return p
 			}
 		}
@@ -162,7 +162,7 @@ func (s *Snapshot) resolveProcess(in *Instance, iri string) *Process {
 
 // resolveBean resolves a bean IRI minted in the referrer's own instance.
 func (s *Snapshot) resolveBean(in *Instance, iri string) *Bean {
-	return resolveMinted(s, in, s.beanSlab, s.lk.beanByIRI, "bean", iri)
+	return resolveMinted(s, in, s.beanSlab, s.lk.by[kBean].byIRI, "bean", iri)
 }
 
 // resolveSkillID resolves a bare (or package/name) skill id named by an

@@ -49,6 +49,7 @@ type Snapshot struct {
 
 	Workflows []*Workflow
 	Programs  []*Program
+	plan      *workflowPlan // between the workflow plan and the workflows (analyses)
 
 	instByName map[string]*Instance
 	instByDoc  map[string]*Instance

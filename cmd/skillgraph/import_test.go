@@ -15,7 +15,7 @@ import (
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/pgtest"
-	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

@@ -143,7 +143,7 @@ func testHasDigest(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	cases := []struct {
 		label, digest string
 		want          bool
 	}{
@@ -154,9 +154,25 @@ func testHasDigest(t *testing.T, h Harness) {
 		{"urn:src:c", "d-a", false},    // no such graph
 		{"urn:src:a", "", false},       // no digest
 		{"urn:src:a", "d-none", false}, // stored nowhere
-	} {
+	}
+	var labels, digests []string
+	for _, tc := range cases {
 		if got, err := s.HasDigest(ctx, tc.label, tc.digest); err != nil || got != tc.want {
 			t.Errorf("HasDigest(%s, %q) = %v, %v; want %v", tc.label, tc.digest, got, err, tc.want)
 		}
+		labels, digests = append(labels, tc.label), append(digests, tc.digest)
+	}
+	// The batch answers each graph as HasDigest does.
+	same, err := s.SameDigests(ctx, labels, digests)
+	if err != nil || len(same) != len(cases) {
+		t.Fatalf("SameDigests = %v, %v; want %d answers", same, err, len(cases))
+	}
+	for i, tc := range cases {
+		if same[i] != tc.want {
+			t.Errorf("SameDigests: %s, %q = %v; want %v", tc.label, tc.digest, same[i], tc.want)
+		}
+	}
+	if _, err := s.SameDigests(ctx, labels, digests[1:]); err == nil {
+		t.Error("SameDigests with fewer digests than graphs: no error")
 	}
 }

@@ -26,7 +26,10 @@ var Stages = []Stage{
 	{"parsers", []string{"ingest/"}}, // every ingest/* package but the records
 	{"json-ld", []string{"jsonld"}},
 	{"store", []string{"graph"}},
-	{"orchestration", []string{"ingest"}},
+	// The ingest that drives the stages above, in a folder of its own so
+	// that the readers' folder (ingest/) holds only what comes before
+	// JSON-LD.
+	{"orchestration", []string{"pipeline/ingest"}},
 	{"snapshot", []string{"queries"}},
 	{"graphql", []string{"api"}},
 	{"http", []string{"api/server"}},

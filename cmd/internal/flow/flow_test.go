@@ -67,6 +67,53 @@ func TestNoImportRunsUpTheFlow(t *testing.T) {
 	}
 }
 
+// TestTopFoldersImportOneWay: the top-level folders, each taken whole,
+// import one another without a loop, so a picture of the tree by folder
+// shows the flow one way too (issue 26.6: ingest/ held both the readers,
+// below jsonld, and the orchestration above it, so ingest/ and jsonld/
+// imported each other).
+func TestTopFoldersImportOneWay(t *testing.T) {
+	top := func(p string) string { f, _, _ := strings.Cut(p, "/"); return f }
+	edges := map[string]map[string]string{} // folder → folder → an import making it
+	for _, p := range listPackages(t) {
+		for _, im := range p.imports {
+			a, b := top(p.path), top(im)
+			if a == b {
+				continue
+			}
+			if edges[a] == nil {
+				edges[a] = map[string]string{}
+			}
+			edges[a][b] = p.path + " → " + im
+		}
+	}
+	// A folder on a loop reaches itself.
+	for start := range edges {
+		seen := map[string]bool{}
+		var path []string
+		var reach func(f string) bool
+		reach = func(f string) bool {
+			for next, why := range edges[f] {
+				if next == start {
+					path = append(path, why)
+					return true
+				}
+				if !seen[next] {
+					seen[next] = true
+					if reach(next) {
+						path = append(path, why)
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if reach(start) {
+			t.Errorf("%s/ imports itself back through other folders: %s", start, strings.Join(path, "; "))
+		}
+	}
+}
+
 // TestEveryPackageSaysItsJob: each package with code has a doc comment.
 func TestEveryPackageSaysItsJob(t *testing.T) {
 	for _, p := range listPackages(t) {
@@ -86,7 +133,7 @@ func TestStageOf(t *testing.T) {
 		"ingest/gitsource":         "git objects",
 		"ingest/gitsource/gittest": "git objects",
 		"queries/history":          "snapshot",
-		"ingest":                   "orchestration",
+		"pipeline/ingest":          "orchestration",
 		"graph/checkpoint":         "store",
 		"graph/backend/bolt":       "store",
 		"graph/graphtest":          "store",
@@ -99,7 +146,7 @@ func TestStageOf(t *testing.T) {
 			t.Errorf("StageOf(%s) = %d, want %s", path, i, want)
 		}
 	}
-	if StageOf("apiary") != -1 || StageOf("ingestion") != -1 {
+	if StageOf("apiary") != -1 || StageOf("ingestion") != -1 || StageOf("ingest") != -1 {
 		t.Error("a prefix matched a longer name")
 	}
 }

@@ -52,7 +52,7 @@ func TestStampSkip(t *testing.T) {
 	ctx := context.Background()
 	for _, backend := range []string{"memory", "bbolt"} {
 		t.Run(backend, func(t *testing.T) {
-			root, old := copyAged(t, "tsmodule/testdata/harness")
+			root, old := copyAged(t, "../../ingest/tsmodule/testdata/harness")
 			at := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 			read := func(rel string) string {
 				b, err := os.ReadFile(at(rel))
@@ -149,7 +149,7 @@ func TestStampSkip(t *testing.T) {
 // and mtime (cp -p, a backup) is read again.
 func TestStampOfADeletedGraph(t *testing.T) {
 	ctx := context.Background()
-	root, old := copyAged(t, "testdata/mini")
+	root, old := copyAged(t, "../../ingest/testdata/mini")
 	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestStampOfADeletedGraph(t *testing.T) {
 // skill's graph (the package is part of its digest and of its stamp).
 func TestPackageRenameReReadsItsSkills(t *testing.T) {
 	ctx := context.Background()
-	root, old := copyAged(t, "testdata/mini")
+	root, old := copyAged(t, "../../ingest/testdata/mini")
 	manifest := filepath.Join(root, "skills", "core", "package-manifest.json")
 	write := func(name string, mtime time.Time) {
 		if err := os.WriteFile(manifest, []byte(`{"name": "`+name+`"}`), 0o644); err != nil {
@@ -216,7 +216,7 @@ func TestPackageRenameReReadsItsSkills(t *testing.T) {
 // not skip the read under a smaller one (the file may now be too large).
 func TestStampUnderAnotherSizeCap(t *testing.T) {
 	ctx := context.Background()
-	root, _ := copyAged(t, "testdata/mini")
+	root, _ := copyAged(t, "../../ingest/testdata/mini")
 	st := openBackend(t, "memory")
 	if _, err := Run(ctx, st, []string{root}, Options{}); err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestStampUnderAnotherSizeCap(t *testing.T) {
 // the skill file itself is as stamped.
 func TestStampIncludeAppearsOrGoes(t *testing.T) {
 	ctx := context.Background()
-	root, old := copyAged(t, "../examples/harness")
+	root, old := copyAged(t, "../../examples/harness")
 	include := filepath.Join(root, "skills", "hard", "proofread", "rules", "brand-terms.txt")
 	st := openBackend(t, "memory")
 	first, err := Run(ctx, st, []string{root}, Options{})
@@ -291,7 +291,7 @@ func TestStampIncludeAppearsOrGoes(t *testing.T) {
 func TestStampedSkillKeepsItsOutsideContract(t *testing.T) {
 	ctx := context.Background()
 	src := t.TempDir()
-	if err := os.CopyFS(src, os.DirFS("../examples/harness")); err != nil {
+	if err := os.CopyFS(src, os.DirFS("../../examples/harness")); err != nil {
 		t.Fatal(err)
 	}
 	for rel, text := range map[string]string{

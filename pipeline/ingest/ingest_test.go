@@ -12,7 +12,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
+	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // copyTree copies a testdata corpus into a temp dir the test may edit.
@@ -45,7 +45,7 @@ func dump(t *testing.T, st *graph.Store) map[string][]string {
 
 func TestIngestTwiceChangesNothing(t *testing.T) {
 	ctx := context.Background()
-	root := copyTree(t, "testdata/mini")
+	root := copyTree(t, "../../ingest/testdata/mini")
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestIngestTwiceChangesNothing(t *testing.T) {
 
 func TestEditReplacesExactlyThatFile(t *testing.T) {
 	ctx := context.Background()
-	root := copyTree(t, "testdata/mini")
+	root := copyTree(t, "../../ingest/testdata/mini")
 	st, _ := graph.Open(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"))
 	defer st.Close()
 	if _, err := ingest.Run(ctx, st, []string{root}, ingest.Options{}); err != nil {

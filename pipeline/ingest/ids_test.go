@@ -127,7 +127,7 @@ func TestExportRoundTripHostileCorpus(t *testing.T) {
 // change-detection digest is stored under its own name (issue #11).
 func TestSourceSHA256IsTheFileHash(t *testing.T) {
 	ctx := context.Background()
-	root, err := filepath.Abs("testdata/mini")
+	root, err := filepath.Abs("../../ingest/testdata/mini")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestOnlyChangedPaths(t *testing.T) {
 func testOnlyChangedPaths(t *testing.T, disc *Discovery) {
 	ctx := context.Background()
 	root := filepath.Join(t.TempDir(), "mini")
-	if err := os.CopyFS(root, os.DirFS("testdata/mini")); err != nil {
+	if err := os.CopyFS(root, os.DirFS("../../ingest/testdata/mini")); err != nil {
 		t.Fatal(err)
 	}
 	inc := openBackend(t, "memory")
@@ -220,7 +220,7 @@ func TestDiscoveryUnderAnotherSizeCap(t *testing.T) {
 // as an ingest walking the tree ingests it.
 func TestDiscoveryNotReusedForContext(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "harness")
-	if err := os.CopyFS(root, os.DirFS("tsmodule/testdata/harness")); err != nil {
+	if err := os.CopyFS(root, os.DirFS("../../ingest/tsmodule/testdata/harness")); err != nil {
 		t.Fatal(err)
 	}
 	st, ref, d := rememberingAndWalking(t, root)

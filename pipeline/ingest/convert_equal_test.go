@@ -13,7 +13,7 @@ import (
 )
 
 // realworld names more corpora for TestConvertEqualsReference (a glob,
-// e.g. -realworld '../../shared/realworld/*'): the realworld corpora live
+// e.g. -realworld '../../../shared/realworld/*'): the realworld corpora live
 // beside the project, not in it, so CI's run of the test does not read them.
 var realworld = flag.String("realworld", "", "glob of extra corpora TestConvertEqualsReference converts both ways")
 
@@ -26,11 +26,11 @@ var realworld = flag.String("realworld", "", "glob of extra corpora TestConvertE
 func TestConvertEqualsReference(t *testing.T) {
 	var roots []string
 	for _, pattern := range []string{
-		"../examples/*",
-		"testdata/*",
-		"hostile/testdata/*",
-		"../web/testdata/corpus",
-		"../queries/testdata/entrypoint-unknown",
+		"../../examples/*",
+		"../../ingest/testdata/*",
+		"../../ingest/hostile/testdata/*",
+		"../../web/testdata/corpus",
+		"../../queries/testdata/entrypoint-unknown",
 	} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {

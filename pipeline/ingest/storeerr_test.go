@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/discover"
+	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // TestStoreErrorNamesGraphs: an ingest whose commit fails says which
@@ -22,7 +22,7 @@ func TestStoreErrorNamesGraphs(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ingest.Run(ctx, st, []string{"testdata/mini"}, ingest.Options{})
+	_, err = ingest.Run(ctx, st, []string{"../../ingest/testdata/mini"}, ingest.Options{})
 	if err == nil {
 		t.Fatal("ingest into a closed store succeeded")
 	}
@@ -37,7 +37,7 @@ func TestStoreErrorNamesGraphs(t *testing.T) {
 func TestLoadHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if c, err := discover.Load(ctx, "testdata/mini", discover.Options{}); err == nil {
+	if c, err := discover.Load(ctx, "../../ingest/testdata/mini", discover.Options{}); err == nil {
 		c.Close()
 		t.Fatal("Load with a cancelled context succeeded")
 	}

@@ -1,0 +1,36 @@
+package record
+
+// contractRules are the registered codes of contracts (AreaContracts), in docs order: part of
+// the registry (codes.go).
+var contractRules = []Rule{
+	{Code: CodeContractExternal, Severity: Info, Spec: "§5.2", Area: AreaContracts,
+		Means: "The skill's input contract is an `https://` IRI: not fetched (ingest is offline), not checked. The satisfies edge stays valid.",
+		Why:   "The report must never claim a check that did not happen.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/publishing.json", Line: 3,
+			Message: "tool pages-deploy satisfies publish-site, whose input contract https://quillworks.example/contracts/publish-site.input.json is external: not fetched, not checked"},
+	},
+	{Code: CodeContractUnreadable, Severity: Error, Spec: "§5.2", Area: AreaContracts,
+		Means: "A skill's `input:`/`output:` names a contract file that is missing or not valid JSON.",
+		Why:   "The contract cannot be checked; a Tool's claim to perform the skill is unverified.",
+		Example: Example{Corpus: ExampleCorpus, File: "skills/site/export-pdf.md", Line: 4,
+			Message: "skill export-pdf declares input contract \"schemas/skills/export-pdf/input.schema.json\", which is missing or not valid JSON"},
+	},
+	{Code: CodeContractRequiredMissing, Severity: Error, Spec: "§5.2", Area: AreaContracts,
+		Means: "A Tool satisfies a skill whose input contract requires a name the Tool has no input for. The satisfies edge is invalid.",
+		Why:   "The Tool cannot receive what the skill says it needs: it does not really perform the skill.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 7,
+			Message: "tool factbot cannot perform fact-check: the contract schemas/skills/fact-check/input.schema.json requires [claim, sources] but the tool accepts [claim] (missing: sources)"},
+	},
+	{Code: CodeContractTypeMismatch, Severity: Error, Spec: "§5.2", Area: AreaContracts,
+		Means: "A Tool input and a contract property share a name but their JSON types differ (an integer port may serve a number property). The edge is invalid.",
+		Why:   "Values of the contract's type would be rejected or misread by the Tool.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/fact-check.json", Line: 24,
+			Message: "tool claimcheck-api input \"claim\" is integer but contract schemas/skills/fact-check/input.schema.json property \"claim\" is string"},
+	},
+	{Code: CodeContractNameNearMiss, Severity: Warning, Spec: "§5.2", Area: AreaContracts,
+		Means: "A Tool input and a contract property have names that are equal after case/separator folding or one is a suffix of the other (`targetLocale` vs `locale`).",
+		Why:   "Usually the same thing spelled two ways; the contract check would otherwise miss it or wrongly pass it.",
+		Example: Example{Corpus: ExampleCorpus, File: "tools/translation.yaml", Line: 3,
+			Message: "tool mt-translate input \"targetLocale\" looks like contract schemas/skills/translate-page/input.schema.json property \"locale\": same name after case and separator folding, or one a suffix of the other"},
+	},
+}

@@ -1,0 +1,178 @@
+// Package ingest drives the first half of the data flow: it discovers each
+// corpus, parses every file into records, turns each file into one JSON-LD
+// document and its quads, and writes the changed named graphs to the store
+// (files → records → JSON-LD → quads → store).
+package ingest
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/ingest/record"
+	"github.com/skillgraph/skillgraph/jsonld"
+)
+
+// parserVersion salts every file digest: bump it when a parser's output
+// changes so that unchanged files are re-ingested once.
+const parserVersion = "12"
+
+// Options tune an ingest run.
+type Options struct {
+	MaxFileSize int64
+	Workers     int // 0: one per CPU
+	// Progress, if set, is called after each file is converted.
+	Progress func(done, total int)
+	Logger   *slog.Logger
+	// Only, if set, names the files that changed (absolute paths): only
+	// they are read and parsed, every other source is kept as stored, and
+	// a named file that is gone loses its graph. When one of them is part
+	// of other files' parse context (the declaration, the vocabulary, a
+	// package manifest, a module another may import) or is not a source,
+	// the run reads everything as if Only were unset. For `serve --watch`.
+	Only []string
+	// Discovery, if set, remembers each full discovery so that a later
+	// partial ingest of known files does not walk the trees (see
+	// Discovery). For `serve --watch`.
+	Discovery *Discovery
+}
+
+// Result summarises one ingest run.
+type Result struct {
+	Version int64
+	Files   int // source graphs in the corpora
+	Changed int // graphs written
+	Skipped int // unchanged graphs (same digest, or not read: NotRead)
+	// NotRead counts the unchanged files not even read: their size and
+	// modification time, and those of what their parse read, were those
+	// recorded at their last read (SPEC §3.3).
+	NotRead  int
+	Removed  int // graphs of files that are gone
+	Quads    int // quads in the changed graphs
+	Duration time.Duration
+	// Changes are the graph changes committed, for updating a snapshot
+	// without reading the store back. Nil after a first ingest into an
+	// empty bbolt store: that write drops each change's quads once they
+	// are written (graph.FirstWriter), so nothing holds them all; read
+	// the store (its checkpoint) instead.
+	Changes []graph.Change
+	// Docs are the document IRIs of the instances the run ingested,
+	// sorted. The graphs of an instance that is not among them are kept
+	// (corpora ingested apart share a store); a caller bringing one store
+	// from one state of a corpus to the next (history) removes those of an
+	// instance the corpus no longer declares.
+	Docs []string
+
+	stamps map[string][]byte // stamps of unchanged graphs to record (see Prepared.Apply)
+	probes map[string][]byte // workspace records to write (see probes)
+}
+
+// unit is one source graph to convert and maybe write.
+type unit struct {
+	in     record.Instance
+	file   record.File
+	meta   jsonld.SourceMeta
+	digest string
+	quads  []quad.Quad
+	nquads int // len(quads) when converted (quads are dropped once written)
+	err    error
+	// skip: the file's stamp held, it was not read and its graph is kept.
+	skip  bool
+	stamp []byte   // the stamp to store with the graph (nil: none)
+	refs  []string // the contracts its skills name
+}
+
+// Run ingests the corpora rooted at roots into store. A run that fails
+// before writing leaves the store untouched. It is Prepare then Apply.
+func Run(ctx context.Context, store *graph.Store, roots []string, opt Options) (Result, error) {
+	p, err := prepare(ctx, store, roots, opt, true)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Apply(ctx, store)
+}
+
+// Prepared is an ingest read, parsed and converted but not yet written:
+// its Changes are exactly what Apply commits (and only until Apply: see
+// Result.Changes). `serve` builds the snapshot
+// of a cold start from them while the store write runs (answers before
+// durability, docs/decisions.md).
+type Prepared struct {
+	// Base is the store's graph version when the ingest was prepared: the
+	// one its changes are relative to. Apply commits Base+1 unless another
+	// writer (a shared database) committed in between.
+	Base    int64
+	res     Result // the counts; Apply sets Version, Duration and Changes
+	changes []graph.Change
+	start   time.Time
+	log     *slog.Logger
+	// first, if set, holds the first ingest into an empty store, its
+	// quads written while they were converted and then dropped from
+	// changes (Run only): Apply commits it.
+	first *graph.FirstWriter
+}
+
+// Changes are the graph changes Apply will commit (nil when nothing
+// changed). The caller must not modify them.
+func (p *Prepared) Changes() []graph.Change { return p.changes }
+
+// Prepare does everything of an ingest but the store write: discovery,
+// parsing, the digest comparison with the store, the JSON-LD conversion
+// of the changed files and the list of graphs to remove. The store is
+// only read.
+func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Options) (*Prepared, error) {
+	return prepare(ctx, store, roots, opt, false)
+}
+
+// prepare is an ingest but its write, stage by stage: plan (what the
+// store holds, the corpora and which of their files to read: plan.go),
+// parse (the files into records, without the store: parse.go), compare
+// (which parsed files changed, one batched digest read, and which graphs
+// are gone: compare.go) and convert (the changed files' JSON-LD quads:
+// convert.go). Apply (write.go) writes. With stream set, the first ingest
+// into an empty bbolt store is written while it is converted (see
+// graph.FirstWriter), and the store stays locked until Apply.
+func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (p *Prepared, err error) {
+	ctx, span := startSpan(ctx, "ingest.prepare", roots)
+	defer func() {
+		var res Result
+		if p != nil {
+			res = p.res
+		}
+		endSpan(span, res, err)
+	}()
+	start := time.Now()
+	pl, err := planRun(ctx, store, roots, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer pl.close()
+	units, err := pl.parse(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	diff, err := pl.compare(ctx, store, units)
+	if err != nil {
+		return nil, err
+	}
+	first, err := diff.convert(ctx, store, opt, stream && pl.only == nil)
+	if err != nil {
+		if first != nil {
+			first.Abort() // the version stays 0: nothing is served
+		}
+		return nil, err
+	}
+	return &Prepared{Base: pl.base, res: pl.result(units, diff), changes: diff.changes(),
+		start: start, log: logger(opt), first: first}, nil
+}
+
+// logger is opt's logger, or one that discards.
+func logger(opt Options) *slog.Logger {
+	if opt.Logger != nil {
+		return opt.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
