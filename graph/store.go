@@ -408,6 +408,11 @@ func (s *Store) SameDigests(ctx context.Context, labels, digests []string) (_ []
 	}
 	defer s.readLock()()
 	out := make([]bool, len(labels))
+	// Version 0 holds nothing, whatever a killed first write left
+	// (HasDigest's rule, issue 28 row 4).
+	if empty, err := s.empty(ctx); empty || err != nil {
+		return out, err
+	}
 	for i, label := range labels {
 		if digests[i] == "" {
 			continue

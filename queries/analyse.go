@@ -22,8 +22,7 @@ var analyses = []analysis{
 	{"beans", facts(resolved, joined), nil, (*Snapshot).checkBeans},
 	{"triggers", facts(resolved, joined), facts(triggered), (*Snapshot).checkTriggers},
 	{"coverage", facts(resolved, joined), facts(covered), (*Snapshot).coverage},
-	// Its prose-command lines are tier evidence: it writes coverage too.
-	{"swallowed tools", facts(resolved, joined, covered), facts(covered), (*Snapshot).swallowedTools},
+	{"swallowed tools", facts(resolved, joined, covered), nil, (*Snapshot).swallowedTools},
 	{"alternatives", facts(resolved, joined, covered), facts(alternated), (*Snapshot).alternatives},
 	{"reachability", facts(resolved, joined, covered), facts(reached), (*Snapshot).reachability},
 	{"gating", facts(resolved, joined, triggered), facts(gated), (*Snapshot).gating},

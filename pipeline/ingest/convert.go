@@ -21,7 +21,8 @@ func (d *comparison) convert(ctx context.Context, store *graph.Store, opt Option
 	if stream && len(d.changed) > 0 && len(d.removed) == 0 && len(d.stamps) == 0 {
 		first, err := store.BeginFirst(ctx)
 		if err != nil {
-			return nil, err
+			// The write of these files fails before it starts: say which.
+			return nil, fmt.Errorf("store %s: %w", graphsOf(d.changes()), err)
 		}
 		if first != nil {
 			return first, convertStreaming(ctx, d.changed, opt, first)
