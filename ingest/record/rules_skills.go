@@ -106,7 +106,7 @@ var skillRules = []Rule{
 			Message: "include \"rules/brand-terms.txt\" (skills/hard/proofread/rules/brand-terms.txt) does not exist"},
 	},
 	{Code: CodeHardSkillRunNotIncluded, Severity: Error, Spec: "§2.1", Area: AreaSkills,
-		Means:   "A ```tool fence's `run` line names a script (`uv run handle.py`, `bash scripts/x.sh`, `./bin/t`) that `includes:` does not carry.",
+		Means:   "A ```tool fence's `run` line names a script (`uv run handle.py`, `bash scripts/x.sh`, `./bin/t`) that the skill's `includes:` does not carry and that is not in the skill folder. A skill without `includes:` makes no claim and is not checked.",
 		Why:     "A tool that runs handle.py needs handle.py, and `includes:` is where a skill says so: without it the skill installs elsewhere and its Tool fails on first call.",
 		Example: Example{Note: "No example corpus skill runs a script it does not include; ingest/skill TestRunFiles covers it."},
 	},

@@ -17,7 +17,7 @@ func TestCorpus(t *testing.T) {
 	expect := map[string][]want{
 		"skills/agent/notes-digest/SKILL.md": {E("agent-skill-name-mismatch", 2)},
 		"skills/agent/pdf-notes/SKILL.md":    {W("skill-unknown-key", 6)},
-		"skills/hard/waitlist/SKILL.md":      {E("hard-skill-undeclared-var", 32), E("hard-skill-param-unused", 28), E("hard-skill-run-not-included", 21), E("hard-skill-run-not-included", 32)},
+		"skills/hard/waitlist/SKILL.md":      {E("hard-skill-undeclared-var", 32), E("hard-skill-param-unused", 28)},
 		"crewlet-tool-skills/examples/tool-skills/platform-mentions.md": {
 			W("skill-variable-unresolved", 28), W("skill-variable-unresolved", 28),
 		},

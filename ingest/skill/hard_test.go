@@ -36,8 +36,7 @@ func TestHardSkill(t *testing.T) {
 		"run: uv run handle.py --$operation $user x${count}y $$HOME $ -- ${flags}", // 22
 		"```",
 	), Options{Exists: func(string) bool { return true }})
-	// hardFile has no includes: handle.py is present but not carried.
-	checkFindings(t, f, E("hard-skill-run-not-included", 22))
+	checkFindings(t, f)
 	s := only(t, f)
 	if s.ID != "wl" || s.Flavour != FlavourHard || s.Description != "d" || s.Title != "wl" {
 		t.Errorf("skill %+v", s)
@@ -231,12 +230,13 @@ func TestRunFiles(t *testing.T) {
 		{"under included directory", "includes: scripts/", "run: bash scripts/x.sh", nil, ""},
 		{"uv run --script", "includes: scripts", "run: uv run --script scripts/x.sh", nil, ""},
 		{"not included, absent", "includes: handle.py", "run: node y.js", []want{E("hard-skill-run-not-included", 8)}, "not in the skill folder"},
-		{"not included, present", "includes: handle.py", "run: python loose.py", []want{E("hard-skill-run-not-included", 8)}, "in the skill folder but not in includes"},
-		{"no includes at all", "description: d", "run: ./bin/tool", []want{E("hard-skill-run-not-included", 8)}, "bin/tool"},
-		{"program on PATH", "description: d", "run: gh pr list", nil, ""},
-		{"param, url, absolute are not files", "description: d", "run: curl https://x.test/a.sh /opt/b.py $p.py", nil, ""},
-		{"data argument", "description: d", "run: codespell --dictionary rules.txt", nil, ""},
-		{"one finding per file", "description: d", "run: bash a.sh a.sh", []want{E("hard-skill-run-not-included", 8)}, "a.sh"},
+		{"not included, present", "includes: handle.py", "run: python loose.py", nil, ""},
+		{"./ path", "includes: handle.py", "run: ./bin/tool", []want{E("hard-skill-run-not-included", 8)}, "bin/tool"},
+		{"no includes: claims nothing", "description: d", "run: node y.js", nil, ""},
+		{"program on PATH", "includes: handle.py", "run: gh pr list", nil, ""},
+		{"param, url, absolute are not files", "includes: handle.py", "run: curl https://x.test/a.sh /opt/b.py $p.py", nil, ""},
+		{"data argument", "includes: handle.py", "run: codespell --dictionary rules.txt", nil, ""},
+		{"one finding per file", "includes: handle.py", "run: bash a.sh a.sh", []want{E("hard-skill-run-not-included", 8)}, "a.sh"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -37,11 +37,16 @@ func runFile(w string) string {
 }
 
 // checkRunFiles reports each file a run line names that `includes:` does not
-// carry (SPEC §2.1c: "a tool that runs uv run handle.py needs handle.py;
-// includes: is where a skill says so"). A file under an included directory
-// is carried. The message says whether the file is in the skill folder at
-// all, which tells a missing file from a forgotten include.
+// carry and that is not in the skill folder either (SPEC §2.1c: "a tool that
+// runs uv run handle.py needs handle.py; includes: is where a skill says
+// so"). A file under an included directory is carried. Only a skill that
+// says what it carries (has `includes:`) is checked: one without makes no
+// claim about its files (the hard-skill document's first example runs
+// waitlist/handle.py with no includes:), and a file that is there is there.
 func (p *parser) checkRunFiles(subject string, includes, words []string, lines []int) {
+	if !p.fm.Root.Has("includes") {
+		return
+	}
 	dir := path.Dir(p.path)
 	seen := map[string]bool{}
 	for i, w := range words {
@@ -51,11 +56,11 @@ func (p *parser) checkRunFiles(subject string, includes, words []string, lines [
 		}
 		seen[rel] = true
 		where := path.Join(dir, rel)
-		msg := fmt.Sprintf("run names %s, which includes: does not carry and which is not in the skill folder (looked for %s)", w, where)
 		if p.opt.Exists != nil && p.opt.Exists(where) {
-			msg = fmt.Sprintf("run names %s, which is in the skill folder but not in includes:, so it does not travel with the skill", w)
+			continue
 		}
-		p.add(record.CodeHardSkillRunNotIncluded, lines[i], subject, msg)
+		p.add(record.CodeHardSkillRunNotIncluded, lines[i], subject,
+			fmt.Sprintf("run names %s, which includes: does not carry and which is not in the skill folder (looked for %s)", w, where))
 	}
 }
 
