@@ -645,7 +645,7 @@ var registry = []Rule{
 		Means: "A bean's parent has the wrong type (a milestone has no parent; an epic's parent is a milestone; features, tasks and bugs sit under milestones, epics or features).",
 		Why:   "The hierarchy that reports roll up along is broken.",
 		Example: Example{Corpus: ExampleCorpus, File: "beans/qw-e011--screenshot-automation.md", Line: 1,
-			Message: "bean qw-e011 is a epic under qw-t101, a task; a epic takes a parent of type milestone"},
+			Message: "bean qw-e011 is an epic under qw-t101, a task; an epic takes a parent of type milestone"},
 	},
 	{Code: CodeContractExternal, Severity: Info, Spec: "§5.2", Area: AreaContracts,
 		Means: "The skill's input contract is an `https://` IRI: not fetched (ingest is offline), not checked. The satisfies edge stays valid.",
