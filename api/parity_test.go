@@ -27,7 +27,7 @@ func TestToolParity(t *testing.T) {
 		t.Fatal(res.Errors)
 	}
 	got, _ := json.Marshal(res.Data)
-	want := `{"digest":{"parity":{"against":[{"id":"cms.summarize-feedback"}],"findings":[{"code":"mcp-parity-description","line":27}],"ports":[{"codes":[],"name":"since","output":false}],"state":"disagrees"}},` +
+	want := `{"digest":{"parity":{"against":[{"id":"cms.summarize-feedback"}],"findings":[{"code":"mcp-parity-description","line":28}],"ports":[{"codes":[],"name":"since","output":false}],"state":"disagrees"}},` +
 		`"listed":{"parity":{"against":[{"id":"feedback-digest"}],"findings":[{"code":"mcp-parity-description"}],"state":"disagrees"}},` +
 		`"pages":{"parity":{"against":[],"findings":[{"code":"mcp-tool-unauthored","file":"mcp/cms.json","line":4}],"state":"unauthored"}},` +
 		`"plain":{"parity":null}}`
