@@ -28,7 +28,7 @@ func (s *Snapshot) checkBeans(out *findings) {
 					want = "a parent of type " + strings.Join(allowed, " or ")
 				}
 				out.add(s.finding(record.CodeBeanParentType, b.Source, refLine(b.Refs, "parent", b.ParentRef, b.Line), b.IRI,
-					"bean %s is a %s under %s, a %s; a %s takes %s", b.ID, b.Type, b.Parent.ID, b.Parent.Type, b.Type, want))
+					"bean %s is %s under %s, %s; %s takes %s", b.ID, record.A(b.Type), b.Parent.ID, record.A(b.Parent.Type), record.A(b.Type), want))
 			}
 		}
 	}

@@ -12,6 +12,8 @@ log() { printf '\n== %s\n' "$*"; }
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)     # validate-config of docs/ci.md's snippet
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)   # verify of examples/skillgraph.service
 if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
     log "installing ${need[*]}"
@@ -21,6 +23,9 @@ if ((${#need[@]})); then
   else
     echo "missing ${need[*]} and not root: the tests that need them will skip" >&2
   fi
+fi
+if command -v pre-commit >/dev/null 2>&1; then
+  export SKILLGRAPH_REQUIRE_PRECOMMIT=1 # the pre-commit test must run, not skip
 fi
 if command -v chromium >/dev/null 2>&1; then
   export SKILLGRAPH_REQUIRE_BROWSER=1 # browser tests must run, not skip
@@ -44,7 +49,8 @@ if [[ -n "$PGBIN" && -x "$PGBIN/initdb" ]]; then
 fi
 
 # --- independent clients (npm) ----------------------------------------------
-# graphql-js, graphql-http, sarif-multitool, axe-core and the MCP TypeScript SDK, pinned by
+# graphql-js, graphql-http, sarif-multitool, axe-core, the MCP TypeScript SDK, jsonld,
+# yaml-language-server (editor validation of Tool YAML) and n3 (Turtle), pinned by
 # scripts/conformance/package-lock.json; Go tests find them through
 # SKILLGRAPH_NODE_MODULES and fail (not skip) when it is set but broken.
 if command -v npm >/dev/null 2>&1; then

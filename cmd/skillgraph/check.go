@@ -121,7 +121,7 @@ func setupCheck(fs *flag.FlagSet) runFunc {
 				}
 				fmt.Fprintf(stdout, "%s%s %s: %s\n", loc, f.Severity, f.Code, f.Message)
 			}
-			fmt.Fprintf(stdout, "%d errors, %d warnings, %d info\n", counts["error"], counts["warning"], counts["info"])
+			fmt.Fprintf(stdout, "%s, %s, %s\n", record.Count(counts["error"], "error", ""), record.Count(counts["warning"], "warning", ""), record.Count(counts["info"], "info", "info"))
 		}
 		if fail {
 			return exitError{1}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/skillgraph/skillgraph/ingest/format"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -65,13 +66,16 @@ func (c *command) flags(out io.Writer) (*flag.FlagSet, runFunc) {
 // exec parses args and runs the verb. --help prints the help on stdout and
 // succeeds; a bad flag prints the error and the help on stderr and exits 2.
 func (c *command) exec(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, run := c.flags(stderr)
+	// The flag package prints its own error naming a flag with one dash
+	// whatever was typed; it is printed here instead, as typed.
+	fs, run := c.flags(io.Discard)
 	pos, err := parseArgs(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		c.help(stdout, fs)
 		return nil
 	case err != nil:
+		fmt.Fprintln(stderr, asTyped(err.Error(), args))
 		fmt.Fprintln(stderr)
 		c.help(stderr, fs)
 		return exitError{2}
@@ -101,6 +105,27 @@ func (c *command) help(w io.Writer, fs *flag.FlagSet) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+}
+
+// flagInMessage finds the flag a flag-package error names ("-name").
+var flagInMessage = regexp.MustCompile(`(^|[ :])-([A-Za-z0-9][A-Za-z0-9_.-]*)`)
+
+// asTyped rewrites the flag an error names with the dashes the user typed
+// (issue 25.11: "--nosuchflag" was echoed as "-nosuchflag").
+func asTyped(msg string, args []string) string {
+	return flagInMessage.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := flagInMessage.FindStringSubmatch(m)
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && name == sub[2] {
+				return sub[1] + a[:len(a)-len(strings.TrimLeft(a, "-"))] + name
+			}
+		}
+		return m
+	})
 }
 
 // parseArgs parses flags that may come before or after positional args.

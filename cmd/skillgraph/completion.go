@@ -6,25 +6,28 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
 var completionCommand = &command{
 	name:    "completion",
-	args:    "bash|zsh|fish",
+	args:    "bash|zsh|fish|powershell",
 	summary: "Print a shell completion script for the verbs, their flags and the values they take.",
 	about: "bash: source <(skillgraph completion bash)   (or save it under /etc/bash_completion.d/)\n" +
 		"zsh:  source <(skillgraph completion zsh)    (or save it as _skillgraph on $fpath)\n" +
-		"fish: skillgraph completion fish | source    (or save it as ~/.config/fish/completions/skillgraph.fish)",
-	params: []param{{"SHELL", "bash, zsh or fish"}},
-	values: map[string][]string{"": {"bash", "zsh", "fish"}},
+		"fish: skillgraph completion fish | source    (or save it as ~/.config/fish/completions/skillgraph.fish)\n" +
+		"powershell: skillgraph completion powershell | Out-String | Invoke-Expression   (or add that line to $PROFILE)",
+	params: []param{{"SHELL", "bash, zsh, fish or powershell"}},
+	values: map[string][]string{"": {"bash", "zsh", "fish", "powershell"}},
 	setup: func(*flag.FlagSet) runFunc {
 		return func(_ context.Context, pos []string, stdout, _ io.Writer) error {
-			if err := wantArgs("completion", pos, 1, "one shell: bash, zsh or fish"); err != nil {
+			if err := wantArgs("completion", pos, 1, "one shell: bash, zsh, fish or powershell"); err != nil {
 				return err
 			}
-			write, ok := map[string]func(io.Writer, []verbSpec){"bash": writeBash, "zsh": writeZsh, "fish": writeFish}[pos[0]]
+			write, ok := map[string]func(io.Writer, []verbSpec){"bash": writeBash, "zsh": writeZsh, "fish": writeFish, "powershell": writePowerShell}[pos[0]]
 			if !ok {
-				return usageError{"completion", fmt.Sprintf("unknown shell %q: bash, zsh or fish", pos[0])}
+				return usageError{"completion", fmt.Sprintf("unknown shell %q: bash, zsh, fish or powershell", pos[0])}
 			}
 			write(stdout, verbSpecs())
 			return nil
@@ -60,8 +63,12 @@ func verbSpecs() []verbSpec {
 		v := verbSpec{name: c.name, summary: c.summary, args: c.values[""], fileArg: len(c.params) > 0 && c.values[""] == nil}
 		fs.VisitAll(func(f *flag.Flag) {
 			bf, isBool := f.Value.(interface{ IsBoolFlag() bool })
+			values := c.values[f.Name]
+			if f.Name == "explain" {
+				values = record.Codes() // --explain CODE completes the registry's codes
+			}
 			v.flags = append(v.flags, flagSpec{name: f.Name, usage: f.Usage, takesValue: !(isBool && bf.IsBoolFlag()),
-				values: c.values[f.Name], dir: dirFlags[f.Name]})
+				values: values, dir: dirFlags[f.Name]})
 		})
 		out = append(out, v)
 	}
@@ -246,4 +253,61 @@ func writeFish(w io.Writer, verbs []verbSpec) {
 			fmt.Fprintf(w, "complete -c skillgraph -n %s -F\n", cond)
 		}
 	}
+}
+
+// psQuote single-quotes s for PowerShell.
+func psQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// writePowerShell writes a native argument completer: the verbs, each
+// verb's flags, the fixed values of a flag after it (files otherwise, by
+// returning nothing so PowerShell completes paths), and a verb's fixed
+// positional values.
+func writePowerShell(w io.Writer, verbs []verbSpec) {
+	fmt.Fprint(w, "# PowerShell completion for skillgraph; load with:\n#   skillgraph completion powershell | Out-String | Invoke-Expression\n$__skillgraphVerbs = @{\n")
+	for _, v := range verbs {
+		var flags, values []string
+		for _, f := range v.flags {
+			flags = append(flags, psQuote(dashed(f.name)))
+			if len(f.values) > 0 {
+				var vs []string
+				for _, x := range f.values {
+					vs = append(vs, psQuote(x))
+				}
+				values = append(values, fmt.Sprintf("%s = @(%s); %s = @(%s)", psQuote(dashed(f.name)), strings.Join(vs, ", "), psQuote("-"+f.name), strings.Join(vs, ", ")))
+			}
+		}
+		var args []string
+		for _, a := range v.args {
+			args = append(args, psQuote(a))
+		}
+		fmt.Fprintf(w, "    %s = @{ Summary = %s; Flags = @(%s); Values = @{ %s }; Args = @(%s) }\n",
+			psQuote(v.name), psQuote(v.summary), strings.Join(flags, ", "), strings.Join(values, "; "), strings.Join(args, ", "))
+	}
+	fmt.Fprint(w, `}
+Register-ArgumentCompleter -Native -CommandName skillgraph, skillgraph.exe -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -le $cursorPosition } | ForEach-Object { $_.ToString() })
+    if ($wordToComplete -ne '' -and $words.Count -gt 0 -and $words[-1] -eq $wordToComplete) { $words = @($words | Select-Object -SkipLast 1) }
+    $reply = @()
+    if ($words.Count -le 1) {
+        $reply = $__skillgraphVerbs.Keys | Sort-Object
+    } else {
+        $verb = $__skillgraphVerbs[$words[1]]
+        if ($null -eq $verb) { return }
+        $prev = $words[-1]
+        if ($words.Count -gt 2 -and $verb.Values.ContainsKey($prev)) {
+            $reply = $verb.Values[$prev]
+        } elseif ($wordToComplete.StartsWith('-')) {
+            $reply = $verb.Flags
+        } elseif ($verb.Args.Count -gt 0) {
+            $reply = $verb.Args
+        } else {
+            return # a path: PowerShell's own completion
+        }
+    }
+    $reply | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+        [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+    }
+}
+`)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skillgraph/skillgraph/ingest/record"
+
 	"context"
 	"flag"
 	"fmt"
@@ -35,9 +37,12 @@ func setupGen(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s in %v: %d files, %d bytes; %d skills in %d packages, %d contracts, %d Tools (+%d hard-skill), %d alternative groups (%d without selection), %d contradicted edges, %d processes (%d steps), %d beans, %d MCP servers (%d tools)\n",
-			pos[0], time.Since(start).Round(time.Millisecond), st.Files, st.Bytes, st.Skills, st.Packages, st.Contracts, st.Tools, st.HardTools,
-			st.AlternativeGroups, st.MissingSelection, st.Contradicted, st.Processes, st.Activities, st.Beans, st.McpServers, st.McpTools)
+		c := record.Count
+		fmt.Fprintf(stdout, "wrote %s in %v: %s, %s; %s in %s, %s, %s (+%d hard-skill), %s (%d without selection), %s, %s (%s), %s, %s (%s)\n",
+			pos[0], time.Since(start).Round(time.Millisecond), c(st.Files, "file", ""), c(int(st.Bytes), "byte", ""), c(st.Skills, "skill", ""),
+			c(st.Packages, "package", ""), c(st.Contracts, "contract", ""), c(st.Tools, "Tool", ""), st.HardTools,
+			c(st.AlternativeGroups, "alternative group", ""), st.MissingSelection, c(st.Contradicted, "contradicted edge", ""),
+			c(st.Processes, "process", "processes"), c(st.Activities, "step", ""), c(st.Beans, "bean", ""), c(st.McpServers, "MCP server", ""), c(st.McpTools, "tool", ""))
 		return nil
 	}
 }

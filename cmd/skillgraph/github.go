@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
 // GitHub Actions workflow commands (`--format github`): one annotation per
@@ -55,7 +57,7 @@ func writeGitHub(w io.Writer, in sarifInput, counts map[string]int) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d errors, %d warnings, %d info\n", counts["error"], counts["warning"], counts["info"])
+	_, err := fmt.Fprintf(w, "%s, %s, %s\n", record.Count(counts["error"], "error", ""), record.Count(counts["warning"], "warning", ""), record.Count(counts["info"], "info", "info"))
 	return err
 }
 

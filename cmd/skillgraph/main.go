@@ -38,6 +38,15 @@ func (e usageError) Error() string { return e.msg }
 // store ends with the process).
 const stopGrace = time.Second
 
+// runFailure is a command that was given right but could not do its work
+// for a reason outside the command line (the address is taken, the
+// network is down): exit 1, not 2, which says "fix the command line or its
+// inputs" (docs/decisions.md, exit codes).
+type runFailure struct{ err error }
+
+func (e runFailure) Error() string { return e.err.Error() }
+func (e runFailure) Unwrap() error { return e.err }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan error, 1)
@@ -71,6 +80,9 @@ func report(err error, stderr io.Writer) int {
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "skillgraph %s: %s\nRun 'skillgraph help %s' for its flags and arguments.\n", ue.verb, ue.msg, ue.verb)
 		return 2
+	case errors.As(err, new(runFailure)):
+		fmt.Fprintln(stderr, "skillgraph:", err)
+		return 1
 	}
 	fmt.Fprintln(stderr, "skillgraph:", err)
 	return 2

@@ -76,7 +76,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{}, "Usage:"},
 		{[]string{"nonsense"}, `unknown command "nonsense"`},
 		{[]string{"help", "nonsense"}, `unknown command "nonsense"`},
-		{[]string{"check", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"check", "--bogus"}, "flag provided but not defined: --bogus"}, // as typed (issue 25.11)
 		{[]string{"check", "--corpus", "x", "--format", "yaml"}, `--format must be text, json, sarif or github, not "yaml"`},
 		{[]string{"check", "stray"}, `takes no arguments, got "stray"`},
 		{[]string{"gen"}, "needs one OUT directory"},
@@ -202,6 +202,9 @@ func TestBashCompletion(t *testing.T) {
 		{[]string{"skillgraph", "check", "--format", ""}, []string{"text", "json", "sarif", "github"}},
 		{[]string{"skillgraph", "help", "ge"}, []string{"gen"}},
 		{[]string{"skillgraph", "completion", "z"}, []string{"zsh"}},
+		{[]string{"skillgraph", "completion", "p"}, []string{"powershell"}},
+		// --explain completes finding codes, not file names (issue 25.11)
+		{[]string{"skillgraph", "check", "--explain", "tool-unr"}, []string{"tool-unreachable"}},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.words, " "), func(t *testing.T) {
@@ -232,7 +235,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestCompletionScriptsNameEveryFlag: each shell's script offers every
 // verb and every flag the verbs parse; zsh and fish parse it when installed.
 func TestCompletionScriptsNameEveryFlag(t *testing.T) {
-	for _, shell := range []string{"bash", "zsh", "fish"} {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		t.Run(shell, func(t *testing.T) {
 			script, errs, code := runCLI(t, "completion", shell)
 			if code != 0 {
@@ -248,9 +251,23 @@ func TestCompletionScriptsNameEveryFlag(t *testing.T) {
 					}
 				}
 			}
+			if shell == "powershell" {
+				if !strings.Contains(script, "Register-ArgumentCompleter -Native -CommandName skillgraph") || !strings.Contains(script, "'tool-unreachable'") {
+					t.Error("the PowerShell script registers no completer, or --explain offers no codes")
+				}
+				shell = "pwsh"
+			}
 			bin, err := exec.LookPath(shell)
 			if err != nil {
 				return // the syntax check needs the shell
+			}
+			if shell == "pwsh" {
+				// parse it without running it
+				out, err := exec.Command(bin, "-NoProfile", "-Command", "$e=$null; [System.Management.Automation.Language.Parser]::ParseInput([Console]::In.ReadToEnd(), [ref]$null, [ref]$e) | Out-Null; if ($e) { $e; exit 1 }").CombinedOutput()
+				if err != nil {
+					t.Errorf("pwsh parse: %v\n%s", err, out)
+				}
+				return
 			}
 			cmd := exec.Command(bin, "-n")
 			cmd.Stdin = strings.NewReader(script)

@@ -72,3 +72,36 @@ func TestHealthcheck(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagErrorsEchoWhatWasTyped (issue 25.11): a bad flag is named with
+// the dashes the user typed (the flag package always wrote one).
+func TestFlagErrorsEchoWhatWasTyped(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--nosuchflag"}, "flag provided but not defined: --nosuchflag\n"},
+		{[]string{"check", "-nosuchflag"}, "flag provided but not defined: -nosuchflag\n"},
+		{[]string{"check", "--log-format=yaml"}, "invalid value \"yaml\" for flag --log-format:"},
+		{[]string{"query", "--corpus"}, "flag needs an argument: --corpus\n"},
+	} {
+		_, errs, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.HasPrefix(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr starts %q, want %q", tc.args, code, errs[:min(len(errs), 80)], tc.want)
+		}
+	}
+}
+
+// TestServeBindFailureExits1 (issue 25.11): an address already in use is
+// a failure to run (exit 1), not a usage mistake (exit 2).
+func TestServeBindFailureExits1(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, errs, code := runCLI(t, "serve", "--corpus", exampleCorpus, "--store", "memory", "--addr", ln.Addr().String())
+	if code != 1 || !strings.Contains(errs, "listen on "+ln.Addr().String()) {
+		t.Errorf("exit %d (want 1), stderr %q", code, errs)
+	}
+}

@@ -113,7 +113,9 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		cfg.Explorer = web.Explorer()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
-			return err
+			// The address is taken or not ours: the command line may be
+			// right (another server is up), so exit 1, not the usage 2.
+			return runFailure{fmt.Errorf("serve: listen on %s: %w", *addr, err)}
 		}
 		srv := server.NewHTTPServer(server.Handler(svc, schema, cfg, log, metrics))
 		errc := make(chan error, 1)
@@ -154,7 +156,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		case <-ctx.Done():
 		case err := <-errc:
 			if !errors.Is(err, http.ErrServerClosed) {
-				return err
+				return runFailure{fmt.Errorf("serve: %w", err)}
 			}
 		case <-st.Broken():
 			// Found damaged while serving (a request, a poll, a
