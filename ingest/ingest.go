@@ -405,6 +405,7 @@ func prepareUnits(ctx context.Context, store *graph.Store, roots []string, opt O
 			}
 		}
 	}
+	capRunFindings(changed)
 	// Only changed files are converted: json-gold is the expensive step.
 	if stream && only == nil && len(changed) > 0 && len(removed) == 0 && len(res.stamps) == 0 {
 		// Every file changed and none is gone: the store may be empty,

@@ -51,7 +51,7 @@ func (s *Snapshot) analyse() {
 	s.workflows(plan)
 	// Joined in the order the analyses ran one after another before
 	// (compareFindings' ties keep that order).
-	s.Findings = mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity})
+	s.Findings = capFindings(mergeFindings([]findings{linked, res, hosts, entry, inst, beans, triggers, cov, alt, reach, gate, progs, parity}))
 	s.attachFindings()
 	s.attachPluginFindings()
 }

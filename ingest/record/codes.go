@@ -24,6 +24,7 @@ const (
 	CodeFileUnreadable               = "file-unreadable"
 	CodeFileNotText                  = "file-not-text"
 	CodeFileNotRead                  = "file-not-read"
+	CodeFindingsTruncated            = "findings-truncated"
 	CodeYamlAliasLimit               = "yaml-alias-limit"
 	CodeParseError                   = "parse-error"
 	CodeDuplicateNode                = "duplicate-node"
@@ -279,6 +280,11 @@ var registry = []Rule{
 		Means:   "A file is over the read cap (default 4 MiB). It is not read; nothing else is affected.",
 		Why:     "Caps keep a stray artefact (a video, a data dump) from exhausting memory; the finding says which file was skipped.",
 		Example: Example{Note: "Needs a file over the 4 MiB cap; a corpus meant to be read by people stays small. Covered by the discover/ingest tests (testdata)."},
+	},
+	{Code: CodeFindingsTruncated, Severity: Warning, Spec: "§1.2", Area: AreaCorpus,
+		Means:   "A file's parse gave more findings than are kept for one file (500), or the files read in one ingest reached the run's limit (10 000): the rest of the file's findings are not listed, and this finding says how many were dropped, by severity and code. The first finding of each code is kept, then the most severe, so every kind of problem stays visible and an error is dropped only when the kept findings are all errors or the first of their code.",
+		Why:     "A file that is mostly findings (a listing of a thousand invalid tools) must not cost memory and time in proportion to its findings: thirty such files took 10 s and 1.16 GB. The count keeps what was dropped from looking like a clean file.",
+		Example: Example{Note: "Needs a file with more than 500 findings; covered by the ingest tests (TestFindingsCapped)."},
 	},
 	{Code: CodeFileUnreadable, Severity: Error, Spec: "§4", Area: AreaCorpus,
 		Means: "A file (or the declared type vocabulary) cannot be read: missing, no permission, or an I/O error. For a missing vocabulary the built-in vocabulary is used instead.",
