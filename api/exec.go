@@ -69,7 +69,7 @@ func (r *Response) Encode() ([]byte, error) {
 func ErrorResponse(err error) *Response { return requestError(err) }
 
 func requestError(err error) *Response {
-	return &Response{Errors: gqlerrors.FormatErrors(err), RequestError: true}
+	return &Response{Errors: boundMessages(gqlerrors.FormatErrors(err)), RequestError: true}
 }
 
 // Document is a parsed request document.
@@ -162,7 +162,7 @@ func (s *Schema) check(ctx context.Context, doc *Document, req Request, lim Limi
 		return requestError(err)
 	}
 	if errs := validate(ctx, &s.gql, doc.ast); len(errs) > 0 {
-		return &Response{Errors: doc.fixLocations(capErrors(errs, lim.MaxErrors)), RequestError: true}
+		return &Response{Errors: boundMessages(doc.fixLocations(capErrors(errs, lim.MaxErrors))), RequestError: true}
 	}
 	doc.checked.Store(&lim)
 	return nil
@@ -174,7 +174,7 @@ func (s *Schema) run(ctx context.Context, snap *queries.Snapshot, doc *Document,
 		Schema: s.gql, AST: doc.ast, OperationName: req.OperationName, Args: req.Variables,
 		Context: WithSnapshot(ctx, snap),
 	})
-	out := &Response{Data: res.Data, Errors: doc.fixLocations(capErrors(res.Errors, lim.MaxErrors))}
+	out := &Response{Data: res.Data, Errors: boundMessages(doc.fixLocations(capErrors(res.Errors, lim.MaxErrors)))}
 	if res.Data == nil && len(res.Errors) > 0 && isVariableError(res.Errors) {
 		// Variables that do not coerce are a request error too: the
 		// operation never started.

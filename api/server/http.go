@@ -71,7 +71,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	}
 	heavy := max(cfg.MaxJSONLDExports, 1)
 	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy), cache: newResponseCache(),
-		docs: api.NewDocumentCache(docEntries, docBytes)}
+		docs: api.NewDocumentCache(docEntries, docBytes), tokens: newTokenLimiter()}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, h.logRequests(m))
 	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
@@ -121,6 +121,7 @@ type handlers struct {
 	heavy  chan struct{}      // one token per running whole-graph JSON-LD export
 	cache  *responseCache     // /graphql answers of the served snapshot (graphql_cache.go)
 	docs   *api.DocumentCache // parsed /graphql documents, by exact text
+	tokens *tokenLimiter      // wrong bearer tokens per client (tokenlimit.go)
 }
 
 type statusWriter struct {
