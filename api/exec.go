@@ -94,7 +94,7 @@ func (r *Response) Encode() ([]byte, error) {
 func ErrorResponse(err error) *Response { return requestError(err) }
 
 func requestError(err error) *Response {
-	return &Response{Errors: gqlerrors.FormatErrors(err), RequestError: true}
+	return &Response{Errors: boundMessages(gqlerrors.FormatErrors(err)), RequestError: true}
 }
 
 // Document is a parsed request document.
@@ -187,7 +187,7 @@ func (s *Schema) check(ctx context.Context, doc *Document, req Request, lim Limi
 		return requestError(err)
 	}
 	if errs := validate(ctx, &s.gql, doc.ast); len(errs) > 0 {
-		return &Response{Errors: doc.fixLocations(capErrors(errs, lim.MaxErrors)), RequestError: true}
+		return &Response{Errors: boundMessages(doc.fixLocations(capErrors(errs, lim.MaxErrors))), RequestError: true}
 	}
 	doc.checked.Store(&lim)
 	return nil
@@ -199,7 +199,7 @@ func (s *Schema) run(ctx context.Context, snap *queries.Snapshot, doc *Document,
 		Schema: s.gql, AST: doc.ast, OperationName: req.OperationName, Args: req.Variables,
 		Context: WithSnapshot(ctx, snap),
 	})
-	out := &Response{Data: res.Data, Errors: doc.fixLocations(capErrors(res.Errors, lim.MaxErrors))}
+	out := &Response{Data: res.Data, Errors: boundMessages(doc.fixLocations(capErrors(res.Errors, lim.MaxErrors)))}
 	if op := operation(doc.ast, req.OperationName); op != nil && op.SelectionSet != nil {
 		out.order, out.op = newOrderer(&s.gql, doc.ast, op, req.Variables), op
 	}

@@ -103,21 +103,12 @@ func prepare(doc any) (nodeMap, error) {
 
 // generateNodeMap is json-gold's expansion and node map generation, with
 // a panic turned into ErrProcessor.
-func generateNodeMap(generic any) (nm nodeMap, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			nm, err = nodeMap{}, fmt.Errorf("%w: %v", ErrProcessor, r)
-		}
-	}()
-	expanded, err := ld.NewJsonLdProcessor().Expand(generic, Options())
+func generateNodeMap(generic any) (nodeMap, error) {
+	expanded, err := expand(generic)
 	if err != nil {
 		return nodeMap{}, err
 	}
-	nm = nodeMap{graphs: map[string]any{"@default": map[string]any{}}, issuer: ld.NewIdentifierIssuer("_:b")}
-	if _, err := ld.NewJsonLdApi().GenerateNodeMap(expanded, nm.graphs, "@default", nm.issuer, "", "", nil); err != nil {
-		return nodeMap{}, err
-	}
-	return nm, nil
+	return nodeMapOf(expanded)
 }
 
 // alone writes the statements of every graph of the node map, as

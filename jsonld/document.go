@@ -56,7 +56,8 @@ func (n node) set(k string, v any) {
 // jsonValue encodes a structured field as an rdf:JSON literal string.
 // json-gold's @json canonicalisation fails on arrays ("Unexpected EOF"), so
 // the value is encoded here; encoding/json sorts map keys, which keeps the
-// literal deterministic.
+// literal deterministic; jsonLiteral orders wide objects so that
+// json-gold's canonicalisation stays linear.
 func jsonValue(v any) any {
 	if v == nil {
 		return nil
@@ -65,7 +66,7 @@ func jsonValue(v any) any {
 	if err != nil || string(b) == "null" {
 		return nil
 	}
-	return string(b)
+	return string(jsonLiteral(b))
 }
 
 // Document builds the JSON-LD document of one source file of instance in.

@@ -68,7 +68,7 @@ type analysis struct {
 func (s *Snapshot) analyse() {
 	linked := findings(s.Findings) // made while linking
 	linked.sort()
-	s.Findings = mergeFindings(append([]findings{linked}, runAnalyses(s, analyses)...))
+	s.Findings = capFindings(mergeFindings(append([]findings{linked}, runAnalyses(s, analyses)...)))
 	s.attachFindings()
 	s.attachPluginFindings()
 }

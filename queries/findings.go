@@ -2,6 +2,7 @@ package queries
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -210,4 +211,57 @@ func (s *Snapshot) ambiguousName(sks []*Skill) {
 		s.add(s.finding(record.CodeSkillNameAmbiguous, sk.Source, sk.Line, sk.IRI,
 			"skill name %q is defined in %s; use package/name to disambiguate", sk.ID, strings.Join(files, " and ")))
 	}
+}
+
+// capFindings bounds the findings a snapshot lists (issue #28 row 14), as
+// ingest bounds those it stores: at most record.MaxFindingsPerFile per
+// file, the most severe kept, with one findings-truncated saying how many
+// were dropped; once record.MaxFindingsPerRun are listed, each further
+// file lists only that summary. fs is sorted (compareFindings) and stays
+// so. A summary ingest stored is kept and not counted: it says what the
+// parse dropped, this one what the analyses added beyond the bound.
+func capFindings(fs []Finding) []Finding {
+	if len(fs) <= record.MaxFindingsPerFile {
+		return fs // the common case: nothing to group
+	}
+	var out []Finding
+	budget := record.MaxFindingsPerRun
+	for start := 0; start < len(fs); {
+		end := start + 1
+		for end < len(fs) && fs[end].Instance == fs[start].Instance && fs[end].File == fs[start].File {
+			end++
+		}
+		group := fs[start:end]
+		start = end
+		n := 0
+		for _, f := range group {
+			if f.Code != record.CodeFindingsTruncated {
+				n++
+			}
+		}
+		limit, why := record.MaxFindingsPerFile, fmt.Sprintf("a snapshot lists at most %d of one file", record.MaxFindingsPerFile)
+		if budget < limit {
+			limit, why = budget, fmt.Sprintf("a snapshot lists at most %d in all", record.MaxFindingsPerRun)
+		}
+		if n <= limit {
+			out = append(out, group...)
+			budget -= n
+			continue
+		}
+		budget -= limit
+		mark := len(out)
+		var counted []record.Finding
+		for _, f := range group {
+			if f.Code == record.CodeFindingsTruncated {
+				out = append(out, f)
+				continue
+			}
+			counted = append(counted, record.Finding{Code: f.Code, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line, Subject: f.Subject})
+		}
+		for _, f := range record.CapFindings(counted, group[0].File, limit, why) {
+			out = append(out, Finding{Code: f.Code, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line, Subject: f.Subject, Instance: group[0].Instance})
+		}
+		slices.SortStableFunc(out[mark:], compareFindings) // the summary is on line 1
+	}
+	return out
 }

@@ -120,6 +120,12 @@ func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	authCode, authMsg := h.authorize(r)
+	if authCode == http.StatusTooManyRequests {
+		_, wait := h.tokens.blocked(client(r))
+		w.Header().Set("Retry-After", retryAfter(wait))
+		gqlError(w, authCode, ctype, authMsg)
+		return
+	}
 	viewer := api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""}
 	// Whether these answers are of a version committed to the store (a
 	// cold start serves them before, docs/http.md).
@@ -226,7 +232,12 @@ func (h *handlers) authorize(r *http.Request) (int, string) {
 	if !ok || tok == "" {
 		return http.StatusUnauthorized, "mutations need an Authorization: Bearer <token> header"
 	}
+	c := client(r)
+	if stop, wait := h.tokens.blocked(c); stop {
+		return http.StatusTooManyRequests, "too many wrong tokens from this client: retry in " + retryAfter(wait) + " s"
+	}
 	if subtle.ConstantTimeCompare([]byte(tok), []byte(h.cfg.Token)) != 1 {
+		h.tokens.failed(c)
 		return http.StatusForbidden, "wrong token"
 	}
 	return 0, ""

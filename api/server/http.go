@@ -91,7 +91,7 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	heavy := max(cfg.MaxJSONLDExports, 1)
 	h := &handlers{svc: svc, schema: schema, cfg: cfg, log: log, heavy: make(chan struct{}, heavy),
 		streams: make(chan struct{}, max(cfg.MaxNQuadsExports, 1)), cache: newResponseCache(),
-		docs: api.NewDocumentCache(docEntries, docBytes)}
+		docs: api.NewDocumentCache(docEntries, docBytes), tokens: newTokenLimiter()}
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
 	r.Use(h.documentIRIs) // <iriBase><name>.jsonld, the minted document IRIs (docroute.go)
@@ -146,6 +146,7 @@ type handlers struct {
 	streams chan struct{}
 	cache   *responseCache     // /graphql answers of the served snapshot (graphql_cache.go)
 	docs    *api.DocumentCache // parsed /graphql documents, by exact text
+	tokens  *tokenLimiter      // wrong bearer tokens per client (tokenlimit.go)
 }
 
 type statusWriter struct {

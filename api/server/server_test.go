@@ -174,6 +174,36 @@ func TestLimits(t *testing.T) {
 	})
 }
 
+// TestWrongTokensRateLimited (issue #28 row 15): a client may present
+// TokenFailureBurst wrong tokens, then gets 429 with Retry-After, for the
+// right token too (the answer says nothing about it), on mutations and
+// queries alike; requests without a token are not affected. Before, wrong
+// tokens were answered 403 without limit.
+func TestWrongTokensRateLimited(t *testing.T) {
+	m := `mutation { recordTriage(skill: "review", verdict: judgement, note: "n") { graphVersion } }`
+	e := start(t, "s3cret", nil)
+	for i := range server.TokenFailureBurst {
+		if code, _, _ := e.post(t, m, map[string]string{"Authorization": "Bearer wrong"}); code != 403 {
+			t.Fatalf("wrong token %d: status %d, want 403", i+1, code)
+		}
+	}
+	for _, c := range []struct {
+		name, query, token string
+	}{
+		{"wrong token", m, "wrong"},
+		{"right token", m, "s3cret"},
+		{"query with a token", "{ graphVersion }", "wrong"},
+	} {
+		code, r, h := e.post(t, c.query, map[string]string{"Authorization": "Bearer " + c.token})
+		if code != 429 || h.Get("Retry-After") == "" || len(r.Errors) == 0 {
+			t.Fatalf("%s past the bound: status %d, Retry-After %q, errors %v", c.name, code, h.Get("Retry-After"), r.Errors)
+		}
+	}
+	if code, _, _ := e.post(t, "{ graphVersion }", nil); code != 200 {
+		t.Fatalf("a query without a token: status %d", code)
+	}
+}
+
 func TestMutationAuth(t *testing.T) {
 	m := `mutation { recordTriage(skill: "review", verdict: judgement, note: "a person reads it") { graphVersion } }`
 	t.Run("disabled without a configured token", func(t *testing.T) {

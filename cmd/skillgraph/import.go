@@ -59,7 +59,7 @@ func setupImport(fs *flag.FlagSet) runFunc {
 			defer f.Close()
 			in = f
 		}
-		changes, n, err := readExport(bufio.NewReader(in), *format)
+		changes, n, err := readExport(ctx, bufio.NewReader(in), *format)
 		if err != nil {
 			return fmt.Errorf("import %s: %w", pos[0], err)
 		}
@@ -83,7 +83,9 @@ func setupImport(fs *flag.FlagSet) runFunc {
 
 // readExport parses an export into one change per named graph. The store's
 // bookkeeping graph is never imported: the target keeps its own version.
-func readExport(r *bufio.Reader, format string) ([]graph.Change, int, error) {
+// It stops when ctx is done (SIGTERM): between quads, and inside the
+// JSON-LD conversion (jsonld.ImportQuads).
+func readExport(ctx context.Context, r *bufio.Reader, format string) ([]graph.Change, int, error) {
 	if format == "auto" {
 		format = "nquads"
 		if b, err := peekNonSpace(r); err == nil && (b == '{' || b == '[') {
@@ -100,12 +102,17 @@ func readExport(r *bufio.Reader, format string) ([]graph.Change, int, error) {
 			return nil, 0, fmt.Errorf("not JSON-LD: %w", err)
 		}
 		var err error
-		if qs, err = jsonld.ToQuads(doc, ""); err != nil {
+		if qs, err = jsonld.ImportQuads(ctx, doc); err != nil {
 			return nil, 0, err
 		}
 	default:
 		rd := nquads.NewReader(r, false)
 		for line := 1; ; line++ {
+			if line%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, 0, err
+				}
+			}
 			q, err := rd.ReadQuad()
 			if errors.Is(err, io.EOF) {
 				break

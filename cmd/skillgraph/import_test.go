@@ -166,7 +166,7 @@ func checkMemoryImport(t *testing.T, file, format, want, nq, ld string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	changes, _, err := readExport(bufioReader(f), "auto")
+	changes, _, err := readExport(context.Background(), bufioReader(f), "auto")
 	if err != nil {
 		t.Fatal(err)
 	}

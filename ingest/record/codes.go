@@ -27,6 +27,7 @@ const (
 	CodeFileUnreadable               = "file-unreadable"
 	CodeFileNotText                  = "file-not-text"
 	CodeFileNotRead                  = "file-not-read"
+	CodeFindingsTruncated            = "findings-truncated"
 	CodeYamlAliasLimit               = "yaml-alias-limit"
 	CodeParseError                   = "parse-error"
 	CodeDuplicateNode                = "duplicate-node"

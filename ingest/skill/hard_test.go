@@ -1,10 +1,12 @@
 package skill
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/ingest/internal/ynode"
 	"github.com/skillgraph/skillgraph/ingest/record"
 )
 
@@ -252,6 +254,59 @@ func TestRunFiles(t *testing.T) {
 			checkFindings(t, f, c.want...)
 			if c.inMsg != "" && (len(fs) == 0 || !strings.Contains(fs[0].Message, c.inMsg)) {
 				t.Errorf("findings %+v, want a message with %q", fs, c.inMsg)
+			}
+		})
+	}
+}
+
+// TestIncludesCapBeforeWork (issue #28 row 12): a list of includes over
+// ynode.MaxItems is dropped with one finding that says how many entries
+// it had, before any entry is checked (no stat, no finding per entry); at
+// the bound every entry is read and checked. 300 000 entries made 300 000
+// findings, 90 s and 5.46 GB before.
+func TestIncludesCapBeforeWork(t *testing.T) {
+	list := func(n int) string {
+		var b strings.Builder
+		b.WriteString("includes:")
+		for i := range n {
+			fmt.Fprintf(&b, "\n  - f%d.py", i)
+		}
+		return b.String()
+	}
+	comma := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf("f%d.py", i)
+		}
+		return "includes: " + strings.Join(parts, ",")
+	}
+	for _, c := range []struct {
+		name     string
+		includes string
+		n        int
+	}{
+		{"list at the bound", list(ynode.MaxItems), ynode.MaxItems},
+		{"list past the bound", list(ynode.MaxItems + 1), ynode.MaxItems + 1},
+		{"list of 300 000", list(300_000), 300_000},
+		{"commas at the bound", comma(ynode.MaxItems), ynode.MaxItems},
+		{"commas of 300 000", comma(300_000), 300_000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checks := 0
+			opt := Options{Exists: func(string) bool { checks++; return false }}
+			f := Parse("skills/hard/wl/SKILL.md", md("---", "skill: wl", c.includes, "---"), opt)
+			s := only(t, f)
+			if c.n <= ynode.MaxItems {
+				if len(s.Includes) != c.n || checks != c.n || len(f.Findings) != c.n {
+					t.Fatalf("at the bound: %d includes, %d checks, %d findings; want %d of each", len(s.Includes), checks, len(f.Findings), c.n)
+				}
+				return
+			}
+			if s.Includes != nil || checks != 0 || len(f.Findings) != 1 {
+				t.Fatalf("past the bound: %d includes, %d checks, %d findings; want none, none and one", len(s.Includes), checks, len(f.Findings))
+			}
+			if fd := f.Findings[0]; fd.Code != record.CodeParseError || fd.Line != 3 || !strings.Contains(fd.Message, fmt.Sprintf("%d includes", c.n)) {
+				t.Fatalf("finding %+v", fd)
 			}
 		})
 	}

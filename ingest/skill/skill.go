@@ -88,7 +88,8 @@ func Parse(path string, data []byte, opt Options) record.File {
 // boundLists drops, with a parse-error finding, a list of a record that
 // holds more than ynode.MaxItems entries: each entry is a value of one
 // graph node, and the conversion merges them in quadratic time (issue
-// #16.6).
+// #16.6). includes: is bounded where it is read, before its entries are
+// checked.
 func (p *parser) boundLists() {
 	over := func(n int, what, subject string) bool {
 		if !ynode.OverItems(n) {
@@ -101,9 +102,6 @@ func (p *parser) boundLists() {
 		s := &p.out.Skills[i]
 		if over(len(s.AllowedTools), "allowed-tools entries", s.ID) {
 			s.AllowedTools = nil
-		}
-		if over(len(s.Includes), "includes", s.ID) {
-			s.Includes = nil
 		}
 		if over(len(s.ShellBlocks), "shell blocks", s.ID) {
 			s.ShellBlocks = nil

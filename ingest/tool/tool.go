@@ -17,6 +17,10 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/vocab"
 )
 
+// MaxValues is the most values (nodes of the document) a JSON or YAML Tool
+// file is read with; past it the file is tool-invalid (docs/security.md).
+const MaxValues = ynode.MaxNodes
+
 // ParserName is the record.File.Parser value of this package.
 const ParserName = "tool"
 

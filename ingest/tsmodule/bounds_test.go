@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // chainCorpus is n tiny Tool modules, each importing the one before it:
@@ -326,5 +329,27 @@ func TestCancelledProgramStops(t *testing.T) {
 	p = NewProgram(nil, Limits{}).WithContext(context.Background())
 	if tools, _, _ := p.Tools("tools/cancel.ts", []byte(src)); len(tools) != 1 || p.Exhausted != "" || p.steps < 10_000 {
 		t.Errorf("uncancelled: %d Tools, Exhausted %q, %d steps", len(tools), p.Exhausted, p.steps)
+	}
+}
+
+// TestCanonicalLinear (issue #28 row 9): telling a Tool evaluated again
+// from a new one writes its tree out in linear time; yaml.v3's Decode
+// checked each key against all before it (20 000 keys: 5.5 s, 50 000:
+// over 30 s). The text is the tree's JSON.
+func TestCanonicalLinear(t *testing.T) {
+	const n = 50_000
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	for i := range n {
+		m.Content = append(m.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("k%d", i)},
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
+	}
+	start := time.Now()
+	got := canonical(m)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("%d keys took %v", n, d)
+	}
+	if !strings.HasPrefix(got, `{"k0":0,"k1":0,"k10":0,`) || !strings.Contains(got, fmt.Sprintf(`"k%d":0`, n-1)) {
+		t.Fatalf("canonical %.100s…", got)
 	}
 }

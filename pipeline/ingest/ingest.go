@@ -158,6 +158,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	if err != nil {
 		return nil, err
 	}
+	capRunFindings(diff.changed) // before conversion: a dropped finding costs no quads
 	first, err := diff.convert(ctx, store, opt, stream && pl.only == nil)
 	if err != nil {
 		if first != nil {

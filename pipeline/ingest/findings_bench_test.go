@@ -1,0 +1,44 @@
+package ingest_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// invalidMCP is an MCP listing of n invalid tools: one mcp-invalid
+// finding each. Named, each lacks an inputSchema and is kept (and the
+// snapshot adds an mcp-tool-unauthored for it); nameless, it is dropped,
+// so the file is only findings.
+func invalidMCP(n int, named bool) string {
+	var ts []string
+	for i := range n {
+		if named {
+			ts = append(ts, fmt.Sprintf("{\"name\": \"tool_%d\", \"description\": \"d\"}", i))
+		} else {
+			ts = append(ts, fmt.Sprintf("{\"title\": \"tool_%d\", \"description\": \"d\"}", i))
+		}
+	}
+	return "{\"tools\": [\n" + strings.Join(ts, ",\n") + "]}"
+}
+
+// findingsCorpus is files MCP listings of 999 invalid tools each: the
+// attack of issue #28 row 14 at files = 30.
+func findingsCorpus(files int) map[string]string {
+	m := map[string]string{}
+	for i := range files {
+		m[fmt.Sprintf("mcp/m%d.json", i)] = invalidMCP(999, false)
+	}
+	return m
+}
+
+// BenchmarkFindingsInBulk: the cost of a corpus that is mostly findings
+// (issue #28 row 14). Run:
+// go test ./ingest -run '^$' -bench FindingsInBulk -benchtime 1x -benchmem
+func BenchmarkFindingsInBulk(b *testing.B) {
+	for _, files := range []int{1, 30} {
+		b.Run(fmt.Sprint(files), func(b *testing.B) {
+			benchShape(b, findingsCorpus(files))
+		})
+	}
+}
