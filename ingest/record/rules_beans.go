@@ -42,7 +42,7 @@ var beanRules = []Rule{
 	{Code: CodeBeanParentType, Severity: Error, Spec: "§2.6", Area: AreaBeans,
 		Means: "A bean's parent has the wrong type (a milestone has no parent; an epic's parent is a milestone; features, tasks and bugs sit under milestones, epics or features).",
 		Why:   "The hierarchy that reports roll up along is broken.",
-		Example: Example{Corpus: ExampleCorpus, File: "beans/qw-e011--screenshot-automation.md", Line: 1,
+		Example: Example{Corpus: ExampleCorpus, File: "beans/qw-e011--screenshot-automation.md", Line: 6,
 			Message: "bean qw-e011 is an epic under qw-t101, a task; an epic takes a parent of type milestone"},
 	},
 }
