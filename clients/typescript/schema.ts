@@ -53,6 +53,13 @@ export interface AlternativeGroup {
   tools: Tool[];
 }
 
+/** substitutable-Tool groups */
+export interface AlternativeTallies {
+  __typename?: "AlternativeTallies";
+  groups: Scalars["Int"];
+  missingSelection: Scalars["Int"];
+}
+
 export interface Alternatives {
   __typename?: "Alternatives";
   complementary: AlternativeGroup[];
@@ -68,6 +75,12 @@ export interface Bean extends Node {
   globalId: Scalars["ID"];
   id: Scalars["ID"];
   iri: Scalars["String"];
+  /** the processes its body's mentions name */
+  mentionedProcesses: Process[];
+  /** the skills its body's mentions name */
+  mentionedSkills: Skill[];
+  /** the Tools its body's mentions name */
+  mentionedTools: Tool[];
   /** names mentioned in the body */
   mentions: Scalars["String"][];
   parent: Bean | null;
@@ -92,6 +105,19 @@ export interface BeanEdge {
   __typename?: "BeanEdge";
   cursor: Scalars["String"];
   node: Bean;
+}
+
+/** One line of a phase's tool-skill catalogue. */
+export interface CatalogueEntry {
+  __typename?: "CatalogueEntry";
+  /** UTF-8 bytes of the line and its newline */
+  bytes: Scalars["Int"];
+  key: Scalars["ID"];
+  /** the line as the prompt carries it */
+  line: Scalars["String"];
+  /** carries (required — load before use) */
+  marked: Scalars["Boolean"];
+  toolSkill: ToolSkill;
 }
 
 /** A slash command: a root of reachability (a person invokes it). */
@@ -152,6 +178,17 @@ export interface Coverage {
   uncovered: Scalars["Int"];
 }
 
+/** skill coverage */
+export interface CoverageTallies {
+  __typename?: "CoverageTallies";
+  contradicted: Scalars["Int"];
+  covered: Scalars["Int"];
+  /** the uncovered skills per tier, A, B, C, D in order */
+  tiers: TallyCount[];
+  total: Scalars["Int"];
+  uncovered: Scalars["Int"];
+}
+
 /** An integrity or analysis finding with a stable code. */
 export interface Finding {
   __typename?: "Finding";
@@ -200,10 +237,49 @@ export interface FindingRule {
   why: Scalars["String"] | null;
 }
 
+/** findings per severity */
+export interface FindingTallies {
+  __typename?: "FindingTallies";
+  /** the most frequent codes (a stored version keeps 16; the findings of the rest are otherCodes), most frequent first */
+  byCode: TallyCount[];
+  error: Scalars["Int"];
+  info: Scalars["Int"];
+  otherCodes: Scalars["Int"];
+  warning: Scalars["Int"];
+}
+
 export interface Gate {
   __typename?: "Gate";
   requiredSkills: ToolSkill[];
   tool: Tool;
+}
+
+/** one committed graph version and its tallies */
+export interface GraphVersion {
+  __typename?: "GraphVersion";
+  /** the corpus's git HEAD when it was ingested, if it is a git work tree */
+  commit: Scalars["String"] | null;
+  /** that commit's time (RFC 3339) */
+  commitTime: Scalars["String"] | null;
+  tallies: Tallies;
+  /** when the version was recorded (RFC 3339) */
+  time: Scalars["String"] | null;
+  version: Scalars["Int"];
+}
+
+export interface GraphVersionConnection {
+  __typename?: "GraphVersionConnection";
+  edges: GraphVersionEdge[];
+  nodes: GraphVersion[];
+  pageInfo: PageInfo;
+  /** versions since the since argument */
+  totalCount: Scalars["Int"];
+}
+
+export interface GraphVersionEdge {
+  __typename?: "GraphVersionEdge";
+  cursor: Scalars["String"];
+  node: GraphVersion;
 }
 
 /** A hook handler: a trigger (a root) under a host event. */
@@ -466,6 +542,8 @@ export interface Query {
   /** Tools gated by required tool skills (SPEC 5.6). */
   gating: Gate[];
   graphVersion: Scalars["Int"];
+  /** The committed graph versions the store keeps tallies of (pruned as docs/decisions.md says: every version of the last 7 days, then one a day), oldest first; the last is the version served. */
+  history: GraphVersionConnection;
   hooks: HookConnection;
   /** When the served snapshot was built from the store (RFC 3339). */
   ingestedAt: Scalars["String"] | null;
@@ -493,7 +571,13 @@ export interface Query {
   skills: SkillConnection;
   sources: Source[];
   tool: Tool | null;
+  /** Preview of a phase's tool-skill catalogue (plan, execute, review, subagent). */
+  toolSkillCatalogue: ToolSkillCatalogue;
+  /** Every tool skill, sorted by key: the registry load_tool_skill lists. */
+  toolSkills: ToolSkill[];
   tools: ToolConnection;
+  /** One number of the tallies at each version history lists, oldest first (at most 500 points: the newest). */
+  trend: TrendPoint[];
   /** The uncovered tiers in triage order (SPEC §6.3): tier C first, it needs a human read; the queue lists them so. */
   triageOrder: Scalars["String"][];
   /** What the caller may do: canRecord is true with a valid bearer token. */
@@ -571,6 +655,16 @@ export interface QueryFindingsArgs {
   /** at most this many items from the end (at most 500) */
   last?: Scalars["Int"] | null;
   severity?: Severity | null;
+}
+
+/** Arguments of Query.history. */
+export interface QueryHistoryArgs {
+  /** versions after this cursor */
+  after?: Scalars["String"] | null;
+  /** at most this many versions (default 50, at most 500) */
+  first?: Scalars["Int"] | null;
+  /** versions recorded at or after this date or RFC 3339 time */
+  since?: Scalars["String"] | null;
 }
 
 /** Arguments of Query.hooks. */
@@ -692,6 +786,11 @@ export interface QueryToolArgs {
   id: Scalars["ID"];
 }
 
+/** Arguments of Query.toolSkillCatalogue. */
+export interface QueryToolSkillCatalogueArgs {
+  phase: Scalars["String"];
+}
+
 /** Arguments of Query.tools. */
 export interface QueryToolsArgs {
   /** items after this cursor */
@@ -706,6 +805,13 @@ export interface QueryToolsArgs {
   reachable?: Scalars["Boolean"] | null;
   /** substring of id, name, title or description */
   text?: Scalars["String"] | null;
+}
+
+/** Arguments of Query.trend. */
+export interface QueryTrendArgs {
+  metric: TrendMetric;
+  /** versions recorded at or after this date or RFC 3339 time */
+  since?: Scalars["String"] | null;
 }
 
 /** Arguments of Query.workflows. */
@@ -730,6 +836,19 @@ export interface Reachability {
 export interface ReachabilityPathArgs {
   from: Scalars["String"];
   to: Scalars["String"];
+}
+
+/** what the dispatch graph reaches */
+export interface ReachabilityTallies {
+  __typename?: "ReachabilityTallies";
+  coveredNotReachable: Scalars["Int"];
+  reachableSkills: Scalars["Int"];
+  reachableTools: Scalars["Int"];
+  roots: Scalars["Int"];
+  skills: Scalars["Int"];
+  tools: Scalars["Int"];
+  unreachableProcesses: Scalars["Int"];
+  unreachableTools: Scalars["Int"];
 }
 
 export type SearchResult = Skill | Tool;
@@ -772,6 +891,8 @@ export interface Skill extends Node {
   instance: Scalars["String"] | null;
   iri: Scalars["String"];
   line: Scalars["Int"] | null;
+  /** Tools its allowed-tools name (a weak mention, not a binding) */
+  mentionsTools: Tool[];
   name: Scalars["String"] | null;
   package: Scalars["String"] | null;
   /** the agent-host plugin that holds it */
@@ -787,6 +908,8 @@ export interface Skill extends Node {
   source: Scalars["String"] | null;
   /** process steps naming it */
   steps: Step[];
+  /** the skill file as ingested (its Markdown with the front matter), read back from the corpus folder: null on a server that reads no corpus folder (a store-only replica) and when the file changed since the answered version */
+  text: Scalars["String"] | null;
   /** A, B, C or D; null when covered */
   tier: Scalars["String"] | null;
   title: Scalars["String"] | null;
@@ -841,6 +964,23 @@ export interface Step {
   name: Scalars["String"] | null;
   process: Process;
   skills: Skill[];
+}
+
+/** the headline numbers of one graph version */
+export interface Tallies {
+  __typename?: "Tallies";
+  alternatives: AlternativeTallies;
+  coverage: CoverageTallies;
+  findings: FindingTallies;
+  reachability: ReachabilityTallies;
+  workflows: WorkflowTallies;
+}
+
+/** a count of one tier or finding code */
+export interface TallyCount {
+  __typename?: "TallyCount";
+  count: Scalars["Int"];
+  name: Scalars["String"];
 }
 
 export interface Tier {
@@ -937,13 +1077,48 @@ export interface ToolParity {
 /** Guidance for a tool; not counted in coverage. */
 export interface ToolSkill {
   __typename?: "ToolSkill";
+  /** UTF-8 bytes of the body, loaded on demand by load_tool_skill */
+  bodyBytes: Scalars["Int"];
+  findings: Finding[];
+  /** the Tools it gates: required, and its trigger matches */
+  gates: Tool[];
+  /** the Tools its trigger's leaves name */
+  guides: Tool[];
   iri: Scalars["String"];
   key: Scalars["ID"];
+  /** the whole trigger fires on this graph's surface */
+  matches: Scalars["Boolean"];
   phases: Scalars["String"][];
   required: Scalars["Boolean"];
   source: Scalars["String"] | null;
   summary: Scalars["String"] | null;
+  /** UTF-8 bytes of the summary: its cost in every turn of a phase that catalogues it */
+  summaryBytes: Scalars["Int"];
   title: Scalars["String"] | null;
+  /** the trigger tree as JSON (tool, mcp_server, any_of, all_of) */
+  trigger: Scalars["String"] | null;
+}
+
+/** The tool skills a phase's surface catalogues, sorted by key (the prompt prefix stays byte-stable), and the bytes they cost every turn. */
+export interface ToolSkillCatalogue {
+  __typename?: "ToolSkillCatalogue";
+  /** bytes of every entry: the catalogue's cost per turn */
+  bytes: Scalars["Int"];
+  entries: CatalogueEntry[];
+  phase: Scalars["String"];
+}
+
+/** a number of a version's tallies */
+export type TrendMetric = "CONTRADICTED" | "COVERAGE" | "COVERED" | "COVERED_NOT_REACHABLE" | "ERRORS" | "FINDINGS" | "INFOS" | "MISSING_SELECTION" | "REACHABLE_SKILLS" | "REACHABLE_TOOLS" | "SKILLS" | "TOOLS" | "UNCOVERED" | "UNREACHABLE_TOOLS" | "WARNINGS" | "WORKFLOW_GAPS";
+
+export interface TrendPoint {
+  __typename?: "TrendPoint";
+  /** the corpus's git commit, if known */
+  commit: Scalars["String"] | null;
+  /** when the version was recorded (RFC 3339) */
+  time: Scalars["String"] | null;
+  value: Scalars["Float"];
+  version: Scalars["Int"];
 }
 
 export interface TriageDecision {
@@ -987,6 +1162,17 @@ export interface WorkflowStep {
   /** performed, manual or gap */
   state: Scalars["String"];
   step: Step;
+}
+
+/** the workflow coverage of every process, summed */
+export interface WorkflowTallies {
+  __typename?: "WorkflowTallies";
+  complete: Scalars["Int"];
+  gap: Scalars["Int"];
+  manual: Scalars["Int"];
+  performed: Scalars["Int"];
+  processes: Scalars["Int"];
+  steps: Scalars["Int"];
 }
 
 /** A GraphQL error of a response. */
