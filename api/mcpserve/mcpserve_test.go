@@ -24,6 +24,11 @@ func snapshotOf(t *testing.T, root string) *queries.Snapshot { return querytest.
 // connect serves snap over in-memory transports and returns a client
 // session and the schema the server runs on.
 func connect(t *testing.T, snap *queries.Snapshot) (*mcp.ClientSession, *api.Schema) {
+	return connectWith(t, snap, nil)
+}
+
+// connectWith is connect with the options changed by with (nil: none).
+func connectWith(t *testing.T, snap *queries.Snapshot, with func(*mcpserve.Options)) (*mcp.ClientSession, *api.Schema) {
 	t.Helper()
 	ctx := context.Background()
 	schema, err := api.NewSchema()
@@ -35,7 +40,11 @@ func connect(t *testing.T, snap *queries.Snapshot) (*mcp.ClientSession, *api.Sch
 	noRepo := func(context.Context, string, *queries.Snapshot) (*diff.Report, error) {
 		return nil, errors.New("this test reads no repository")
 	}
-	srv := mcpserve.New(mcpserve.Options{Snapshot: func() *queries.Snapshot { return snap }, Schema: schema, Limits: api.DefaultLimits(), Version: "test", Diff: noRepo})
+	opt := mcpserve.Options{Snapshot: func() *queries.Snapshot { return snap }, Schema: schema, Limits: api.DefaultLimits(), Version: "test", Diff: noRepo}
+	if with != nil {
+		with(&opt)
+	}
+	srv := mcpserve.New(opt)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {

@@ -19,28 +19,12 @@ import (
 // mcp --corpus` and `serve --corpus` do).
 func serveWith(t *testing.T, snap *queries.Snapshot, folders ...string) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	schema, err := api.NewSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
 	files, err := api.OpenCorpusFolders(folders)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = files.Close() })
-	srv := mcpserve.New(mcpserve.Options{Snapshot: func() *queries.Snapshot { return snap }, Schema: schema, Limits: api.DefaultLimits(), Version: "test", Files: files})
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
+	cs, _ := connectWith(t, snap, func(o *mcpserve.Options) { o.Files = files })
 	return cs
 }
 

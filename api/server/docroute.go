@@ -64,14 +64,11 @@ func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc 
 	if h.refuseNotDurable(w) {
 		return
 	}
-	select {
-	case h.heavy <- struct{}{}:
-		defer func() { <-h.heavy }()
-	default:
-		w.Header().Set("Retry-After", "5")
-		writeText(w, http.StatusServiceUnavailable, "too many JSON-LD exports are running; retry later\n")
+	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
+	if release == nil {
 		return
 	}
+	defer release()
 	v, err := h.svc.store.Version(r.Context())
 	if err != nil {
 		h.log.Error("instance document: graph version", "err", err)

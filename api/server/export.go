@@ -112,14 +112,11 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", ctype)
 		return // the headers are the answer; the body would be discarded
 	}
-	select {
-	case h.streams <- struct{}{}:
-		defer func() { <-h.streams }()
-	default:
-		w.Header().Set("Retry-After", retryExport)
-		writeText(w, http.StatusServiceUnavailable, "too many exports are running; retry later\n")
+	release := acquire(w, h.streams, "too many exports are running; retry later\n")
+	if release == nil {
 		return
 	}
+	defer release()
 	h.streamNQuads(w, r, tag)
 }
 
@@ -188,14 +185,11 @@ func (c *chunkWriter) Write(p []byte) (int, error) {
 // quad count before anything is loaded, and at most MaxJSONLDExports run
 // at once (SPEC §7: bounded requests).
 func (h *handlers) exportJSONLD(w http.ResponseWriter, r *http.Request) {
-	select {
-	case h.heavy <- struct{}{}:
-		defer func() { <-h.heavy }()
-	default:
-		w.Header().Set("Retry-After", "5")
-		writeText(w, http.StatusServiceUnavailable, "too many JSON-LD exports are running; retry later, or use Accept: application/n-quads (streamed)\n")
+	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later, or use Accept: application/n-quads (streamed)\n")
+	if release == nil {
 		return
 	}
+	defer release()
 	ctx := r.Context()
 	if limit := h.cfg.MaxJSONLDQuads; limit > 0 {
 		n, err := h.svc.exportQuadCount(ctx, limit)
@@ -430,4 +424,18 @@ func (h *handlers) schemaFile(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/schema+json")
 	_, _ = w.Write(b)
+}
+
+// acquire takes one of sem's slots for an export and returns what gives it
+// back; with every slot taken it answers 503 with Retry-After and msg and
+// returns nil. It is the one rationing of the exports (issue 28 row 13).
+func acquire(w http.ResponseWriter, sem chan struct{}, msg string) (release func()) {
+	select {
+	case sem <- struct{}{}:
+		return func() { <-sem }
+	default:
+		w.Header().Set("Retry-After", retryExport)
+		writeText(w, http.StatusServiceUnavailable, msg)
+		return nil
+	}
 }

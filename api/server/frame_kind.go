@@ -67,14 +67,11 @@ func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string
 		writeText(w, http.StatusBadRequest, fmt.Sprintf("frame=%s needs &id=<id>; without an id frame one of skill, tool, process, bean, contract, server, toolskill\n", kind))
 		return
 	}
-	select {
-	case h.heavy <- struct{}{}:
-		defer func() { <-h.heavy }()
-	default:
-		w.Header().Set("Retry-After", "5")
-		writeText(w, http.StatusServiceUnavailable, "too many JSON-LD exports are running; retry later\n")
+	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
+	if release == nil {
 		return
 	}
+	defer release()
 	v, err := h.svc.store.Version(r.Context())
 	if err != nil {
 		h.log.Error("frame kind: graph version", "err", err)
