@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"github.com/skillgraph/skillgraph/api/server/servertest"
 )
 
 // axeSource reads axe-core from $SKILLGRAPH_NODE_MODULES (scripts/test.sh
@@ -62,7 +64,7 @@ func axeCheck(t *testing.T, ctx context.Context, src, where string) {
 	if !eval[bool](t, ctx, "axe present", `typeof window.axe === "object"`) {
 		eval[bool](t, ctx, "inject axe", src+"\n;true")
 	}
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations))`, chromedp.EvalAwaitPromise))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"], rules: {"target-size": {enabled: true}}}).then(r => JSON.stringify(r.violations))`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("%s: axe.run: %v", where, err)
 	}
@@ -184,5 +186,28 @@ func TestBrowserFooterExportLinks(t *testing.T) {
 		if l.Text == "Export (JSON-LD)" && !strings.HasPrefix(strings.TrimSpace(l.Body), "{") {
 			t.Errorf("JSON-LD export body starts %q", l.Body[:min(len(l.Body), 80)])
 		}
+	}
+}
+
+// TestBrowserWorkflowsTargets runs axe-core, touch-target size included,
+// on the workflows view of the example harness and (when beside the
+// repository) the real cat-harness corpus: its step chips hold several
+// links each (issue 25.11: 4 and 34 targets under 24 px).
+func TestBrowserWorkflowsTargets(t *testing.T) {
+	src := axeSource(t)
+	corpora := []string{"../examples/harness"}
+	if _, err := os.Stat("../../shared/realworld/cat-harness"); err == nil {
+		corpora = append(corpora, "../../shared/realworld/cat-harness")
+	}
+	for _, corpus := range corpora {
+		t.Run(filepath.Base(corpus), func(t *testing.T) {
+			s := newSite(t, servertest.CopyTree(t, corpus))
+			ctx := browser(t, 1280, 800)
+			for _, width := range []int64{1280, 390} {
+				run(t, ctx, "viewport", chromedp.EmulateViewport(width, 800))
+				run(t, ctx, "load", chromedp.Navigate(s.srv.URL+"/#/workflows"), chromedp.WaitVisible(chromedp.CSS(`#wf-list .chip`)))
+				axeCheck(t, ctx, src, fmt.Sprintf("%s #/workflows at %d px", filepath.Base(corpus), width))
+			}
+		})
 	}
 }
