@@ -10,7 +10,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

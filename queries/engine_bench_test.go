@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // engineFixture is one generated corpus ingested into a memory store, the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // ingestBuild ingests the corpus at root into a memory store (closed when

@@ -10,7 +10,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // TestReadAllGroupsAsTheGrouper: readAll, which groups each graph on its

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // corpora the invariants are checked on; a missing one fails the test (a

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // benchStore generates a corpus of n skills and ingests it into a store

@@ -17,9 +17,9 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/jsonld"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // reviewOp is one file operation of an edit step: replace old by new in

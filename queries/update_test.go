@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // answers renders what Update must agree with Build on, beyond summary:

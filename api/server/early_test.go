@@ -17,8 +17,8 @@ import (
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/format"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // TestWatchIgnoresFilesNoParserReads: events for editor swap and backup

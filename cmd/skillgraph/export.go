@@ -9,7 +9,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

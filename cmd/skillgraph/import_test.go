@@ -14,8 +14,8 @@ import (
 
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/graph/pgtest"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

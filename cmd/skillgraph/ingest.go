@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 var ingestCommand = &command{

@@ -28,7 +28,7 @@ import (
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 var queries = []string{

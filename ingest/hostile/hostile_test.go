@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

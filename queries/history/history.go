@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/discover"
 	"github.com/skillgraph/skillgraph/ingest/gitsource"
 	"github.com/skillgraph/skillgraph/ingest/record"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/diff"
 )

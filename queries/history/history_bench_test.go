@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/history"
 )

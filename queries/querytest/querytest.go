@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
 )
 

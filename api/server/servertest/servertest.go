@@ -13,7 +13,7 @@ import (
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // Options say what to serve. The zero value serves nothing useful: Corpus is

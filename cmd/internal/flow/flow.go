@@ -26,10 +26,11 @@ var Stages = []Stage{
 	{"parsers", []string{"ingest/"}}, // every ingest/* package but the records
 	{"json-ld", []string{"jsonld"}},
 	{"store", []string{"graph"}},
-	// The ingest that drives the stages above, in a folder of its own so
-	// that the readers' folder (ingest/) holds only what comes before
-	// JSON-LD.
-	{"orchestration", []string{"pipeline/ingest"}},
+	// The ingest that drives the stages above into the store: under graph/
+	// (the store's folder, which comes after JSON-LD), so that the readers'
+	// folder (ingest/) holds only what comes before JSON-LD and the
+	// top-level folders stay the design's.
+	{"orchestration", []string{"graph/ingest"}},
 	{"snapshot", []string{"queries"}},
 	{"graphql", []string{"api"}},
 	{"http", []string{"api/server"}},

@@ -133,7 +133,7 @@ func TestStageOf(t *testing.T) {
 		"ingest/gitsource":         "git objects",
 		"ingest/gitsource/gittest": "git objects",
 		"queries/history":          "snapshot",
-		"pipeline/ingest":          "orchestration",
+		"graph/ingest":             "orchestration",
 		"graph/checkpoint":         "store",
 		"graph/backend/bolt":       "store",
 		"graph/graphtest":          "store",

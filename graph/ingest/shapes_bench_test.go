@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // Hostile shapes of one file (issue #16.6): per-file work and memory must
 // grow linearly with the file, or the file is refused with a finding.
-// Run: go test ./pipeline/ingest -run '^$' -bench Shape -benchtime 1x -benchmem
+// Run: go test ./graph/ingest -run '^$' -bench Shape -benchtime 1x -benchmem
 
 // satisfiesTool is a Tool whose satisfies lists n entries of distinct
 // values (repeated in turn): 900 000 entries of one value is the 3.6 MB

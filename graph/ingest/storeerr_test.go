@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/discover"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // TestStoreErrorNamesGraphs: an ingest whose commit fails says which

@@ -12,7 +12,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // copyTree copies a testdata corpus into a temp dir the test may edit.

@@ -10,8 +10,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // TestIngestSpans (issue 25.9): an ingest is two spans, ingest.prepare

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/tool"
 	"github.com/skillgraph/skillgraph/ingest/tsmodule"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // wideObject writes an object of n keys k0…k(n-1) in the syntax of a

@@ -10,7 +10,7 @@ import (
 )
 
 // tracerName is the instrumentation scope of ingest's spans.
-const tracerName = "github.com/skillgraph/skillgraph/pipeline/ingest"
+const tracerName = "github.com/skillgraph/skillgraph/graph/ingest"
 
 // startSpan starts one of ingest's spans (issue 25.9): "ingest.prepare"
 // (discover, parse, convert) and "ingest.apply" (the store write). Off by

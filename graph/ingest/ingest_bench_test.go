@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/graph"
+	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/corpustest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
-	"github.com/skillgraph/skillgraph/pipeline/ingest"
 )
 
 // benchSkills is the size of the corpus the ingest benchmarks use.
@@ -90,7 +90,7 @@ func BenchmarkIngestCold(b *testing.B) {
 // dated an hour back first, out of the same-second window of the first
 // ingest (a corpus written just before would be read once more).
 //
-//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench ReingestUnchanged -benchtime 5x -timeout 0 ./pipeline/ingest
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench ReingestUnchanged -benchtime 5x -timeout 0 ./graph/ingest
 func BenchmarkReingestUnchanged(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("skills=%d", n), func(b *testing.B) {
@@ -184,7 +184,7 @@ func benchSizes() []int {
 // file: an ingest told the changed path (Options.Only) with the discovery
 // of the previous ingest remembered, into a bbolt store holding the corpus.
 //
-//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench ReingestOnly -benchtime 50x -timeout 0 ./pipeline/ingest
+//	SKILLGRAPH_BENCH_LARGE=1 go test -run '^$' -bench ReingestOnly -benchtime 50x -timeout 0 ./graph/ingest
 func BenchmarkReingestOnly(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(fmt.Sprintf("skills=%d", n), func(b *testing.B) {
