@@ -2,12 +2,15 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 
 	"github.com/cayleygraph/quad"
 
 	"github.com/skillgraph/skillgraph/jsonld"
+	"github.com/skillgraph/skillgraph/queries"
 )
 
 // kindTypes are the node types /export?frame=<kind> without an id frames
@@ -25,33 +28,19 @@ func (h *handlers) kindIRIs(kind string) []string {
 	var out []string
 	switch kind {
 	case "skill":
-		for _, x := range snap.Skills {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.Skills, func(x *queries.Skill) string { return x.IRI })
 	case "tool":
-		for _, x := range snap.Tools {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.Tools, func(x *queries.Tool) string { return x.IRI })
 	case "process":
-		for _, x := range snap.Processes {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.Processes, func(x *queries.Process) string { return x.IRI })
 	case "bean":
-		for _, x := range snap.Beans {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.Beans, func(x *queries.Bean) string { return x.IRI })
 	case "contract":
-		for iri := range snap.Contracts {
-			out = append(out, iri)
-		}
+		out = slices.Collect(maps.Keys(snap.Contracts))
 	case "server":
-		for _, x := range snap.Servers {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.Servers, func(x *queries.Server) string { return x.IRI })
 	case "toolskill":
-		for _, x := range snap.ToolSkills {
-			out = append(out, x.IRI)
-		}
+		out = irisOf(snap.ToolSkills, func(x *queries.ToolSkill) string { return x.IRI })
 	}
 	sort.Strings(out)
 	return out
@@ -107,4 +96,13 @@ func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string
 	}
 	h.log.Error("frame kind failed", "kind", kind, "err", err)
 	writeText(w, http.StatusInternalServerError, "frame failed\n")
+}
+
+// irisOf is the IRI of each of xs.
+func irisOf[T any](xs []T, iri func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = iri(x)
+	}
+	return out
 }

@@ -6,29 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
 )
 
 // copyTree copies the example corpus so a case can change it.
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "harness")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.CopyTree(t, src, dst)
 	return dst
 }
 
