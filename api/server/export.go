@@ -439,3 +439,41 @@ func acquire(w http.ResponseWriter, sem chan struct{}, msg string) (release func
 		return nil
 	}
 }
+
+// quadCount caches the exportable quads of one graph version, counted up
+// to a bound.
+type quadCount struct {
+	version, bound int64
+	n              int
+}
+
+// exportQuadCount counts the exportable quads of the store's current
+// version, up to bound+1, without holding them: the JSON-LD export decides
+// its limit from it before loading anything. The count is kept per version,
+// so repeated refusals cost nothing.
+func (s *Service) exportQuadCount(ctx context.Context, bound int) (int, error) {
+	v, err := s.store.Version(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if c := s.quadCount.Load(); c != nil && c.version == v && c.bound == int64(bound) {
+		return c.n, nil
+	}
+	errEnough := errors.New("enough")
+	n := 0
+	err = s.store.Each(ctx, func(q quad.Quad) error {
+		if l, ok := q.Label.(quad.IRI); ok && string(l) == graph.MetaGraph {
+			return nil
+		}
+		n++
+		if n > bound {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return 0, fmt.Errorf("count quads: %w", err)
+	}
+	s.quadCount.Store(&quadCount{version: v, bound: int64(bound), n: n})
+	return n, nil
+}
