@@ -38,27 +38,21 @@ func (s *Service) RecordTriage(ctx context.Context, skill, verdict, note string)
 	if err != nil {
 		return 0, err
 	}
-	node := quad.IRI(sk.IRI + "/triage")
+	// The decision is a JSON-LD document converted like every record; the
+	// graph keeps every other skill's decision.
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	mine, err := jsonld.ToQuads(jsonld.TriageDocument(sk.IRI, TriageGraph, verdict, note, now), TriageGraph)
+	if err != nil {
+		return 0, fmt.Errorf("triage decision of %s: %w", skill, err)
+	}
+	node := quad.IRI(jsonld.TriageIRI(sk.IRI))
 	var keep []quad.Quad
 	for _, q := range old {
 		if q.Subject != node {
 			keep = append(keep, q)
 		}
 	}
-	p := func(name string) quad.IRI { return quad.IRI(jsonld.NS + name) }
-	now := time.Now().UTC().Format(time.RFC3339Nano)
-	keep = append(keep,
-		quad.Quad{Subject: node, Predicate: quad.IRI("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), Object: p("TriageDecision")},
-		quad.Quad{Subject: node, Predicate: p("triageOf"), Object: quad.IRI(sk.IRI)},
-		// Like every node, the decision points at its graph: that is how the
-		// store finds a graph's quads without a label index.
-		quad.Quad{Subject: node, Predicate: quad.IRI("http://www.w3.org/ns/prov#wasDerivedFrom"), Object: quad.IRI(TriageGraph)},
-		quad.Quad{Subject: node, Predicate: p("verdict"), Object: quad.String(verdict)},
-		quad.Quad{Subject: node, Predicate: p("recordedAt"), Object: quad.String(now)},
-	)
-	if note != "" {
-		keep = append(keep, quad.Quad{Subject: node, Predicate: p("note"), Object: quad.String(note)})
-	}
+	keep = append(keep, mine...)
 	change := []graph.Change{{Graph: TriageGraph, Quads: keep}}
 	v, err := s.store.Apply(ctx, change)
 	if err != nil {
