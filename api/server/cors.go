@@ -63,7 +63,7 @@ func cors(origins []string) func(http.Handler) http.Handler {
 // graphqlOptions answers OPTIONS /graphql that cors did not (no origins
 // configured, or one not allowed): 204 with Allow, no CORS headers, so a
 // browser's preflight fails closed while the method itself is not 405.
-func graphqlOptions(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Allow", corsMethods)
-	w.WriteHeader(http.StatusNoContent)
+func graphqlOptions(hdr http.Header, _ *http.Request) reply {
+	hdr.Set("Allow", corsMethods)
+	return reply{code: http.StatusNoContent}
 }

@@ -7,10 +7,12 @@ import "net/http"
 // Config.Explorer: GraphiQL lives with the other pages in package web,
 // which comes after this one in the data flow. Without one it is a 404
 // that says where the API is.
-func (h *handlers) graphiql(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) graphiql(hdr http.Header, _ *http.Request) reply {
 	if h.cfg.Explorer == nil {
-		http.Error(w, "this server has no GraphiQL page; POST GraphQL to /graphql", http.StatusNotFound)
-		return
+		// as http.Error answers
+		hdr.Del("Content-Length")
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		return textReply(http.StatusNotFound, "this server has no GraphiQL page; POST GraphQL to /graphql\n")
 	}
-	h.cfg.Explorer.ServeHTTP(w, r)
+	return reply{page: h.cfg.Explorer}
 }

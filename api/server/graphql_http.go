@@ -14,9 +14,9 @@ import (
 	"github.com/skillgraph/skillgraph/api"
 )
 
-// gqlError is a GraphQL-shaped error response.
-func gqlError(w http.ResponseWriter, code int, ctype, msg string) {
-	writeJSON(w, code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
+// gqlError is a GraphQL-shaped error answer.
+func gqlError(code int, ctype, msg string) reply {
+	return jsonReply(code, ctype, map[string]any{"errors": []any{map[string]any{"message": msg}}})
 }
 
 // headerDurable is on every /graphql answer: "true" when it is computed
@@ -45,181 +45,187 @@ func graphqlMediaType(r *http.Request) string {
 	return negotiate(r, mediaJSON)
 }
 
-// graphql serves /graphql. Request errors (bad parameters, parse, limits,
-// validation) have no data entry; with application/graphql-response+json
-// they are 400 and everything else 200, with application/json every
-// well-formed request is 200 (GraphQL over HTTP §6.4).
-func (h *handlers) graphql(w http.ResponseWriter, r *http.Request) {
+// graphql serves /graphql: the request is read (graphqlRequest), then
+// answered from the snapshot served (answer). Request errors (bad
+// parameters, parse, limits, validation) have no data entry; with
+// application/graphql-response+json they are 400 and everything else 200,
+// with application/json every well-formed request is 200 (GraphQL over
+// HTTP §6.4).
+func (h *handlers) graphql(hdr http.Header, r *http.Request) reply {
+	q, fail := h.graphqlRequest(hdr, r)
+	if fail != nil {
+		return *fail
+	}
+	return h.answer(hdr, r, q)
+}
+
+// gqlRequest is one /graphql request as read: the GraphQL request, the
+// response type negotiated and its Content-Type.
+type gqlRequest struct {
+	api.Request
+	mt, ctype string
+	modern    bool // application/graphql-response+json
+}
+
+// graphqlRequest reads the method, Accept, and the GraphQL request of the
+// query string (GET, HEAD) or JSON body (POST); a reply when there is
+// none to answer (an error, or GraphiQL for a browser's GET).
+func (h *handlers) graphqlRequest(hdr http.Header, r *http.Request) (gqlRequest, *reply) {
+	fail := func(rep reply) (gqlRequest, *reply) { return gqlRequest{}, &rep }
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodPost:
 	default:
 		// chi's own 405 names one method at a time
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		gqlError(w, http.StatusMethodNotAllowed, mediaJSON+"; charset=utf-8", "/graphql answers GET, HEAD and POST")
-		return
+		hdr.Set("Allow", "GET, HEAD, POST")
+		return fail(gqlError(http.StatusMethodNotAllowed, mediaJSON+"; charset=utf-8", "/graphql answers GET, HEAD and POST"))
 	}
-	mt := graphqlMediaType(r)
-	modern := mt == mediaGraphQLResponse
-	ctype := mediaJSON + "; charset=utf-8"
-	if modern {
-		ctype = mediaGraphQLResponse + "; charset=utf-8"
+	q := gqlRequest{mt: graphqlMediaType(r)}
+	q.modern = q.mt == mediaGraphQLResponse
+	q.ctype = mediaJSON + "; charset=utf-8"
+	if q.modern {
+		q.ctype = mediaGraphQLResponse + "; charset=utf-8"
 	}
-	if mt == "" && !(r.Method != http.MethodPost && r.URL.Query().Get("query") == "" && accepts(r, "text/html")) {
-		gqlError(w, http.StatusNotAcceptable, ctype, "Accept must allow application/graphql-response+json or application/json")
-		return
+	if q.mt == "" && !(r.Method != http.MethodPost && r.URL.Query().Get("query") == "" && accepts(r, "text/html")) {
+		return fail(gqlError(http.StatusNotAcceptable, q.ctype, "Accept must allow application/graphql-response+json or application/json"))
 	}
-	var req api.Request
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		q := r.URL.Query()
-		req.Query = q.Get("query")
-		req.OperationName = q.Get("operationName")
-		if v := q.Get("variables"); v != "" {
-			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
-				gqlError(w, http.StatusBadRequest, ctype, "variables must be a JSON object: "+err.Error())
-				return
+		v := r.URL.Query()
+		q.Query = v.Get("query")
+		q.OperationName = v.Get("operationName")
+		if s := v.Get("variables"); s != "" {
+			if err := json.Unmarshal([]byte(s), &q.Variables); err != nil {
+				return fail(gqlError(http.StatusBadRequest, q.ctype, "variables must be a JSON object: "+err.Error()))
 			}
 		}
-		if v := q.Get("extensions"); v != "" {
-			if err := json.Unmarshal([]byte(v), &req.Extensions); err != nil {
-				gqlError(w, http.StatusBadRequest, ctype, "extensions must be a JSON object: "+err.Error())
-				return
+		if s := v.Get("extensions"); s != "" {
+			if err := json.Unmarshal([]byte(s), &q.Extensions); err != nil {
+				return fail(gqlError(http.StatusBadRequest, q.ctype, "extensions must be a JSON object: "+err.Error()))
 			}
 		}
-		if req.Query == "" && accepts(r, "text/html") {
-			h.graphiql(w, r)
-			return
+		if q.Query == "" && accepts(r, "text/html") {
+			return fail(h.graphiql(hdr, r))
 		}
 	case http.MethodPost:
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		body := http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
 		switch mt {
 		case "application/json", "":
-			dec := json.NewDecoder(body)
-			if err := dec.Decode(&req); err != nil {
+			if err := json.NewDecoder(r.Body).Decode(&q.Request); err != nil {
 				var mbe *http.MaxBytesError
 				if errors.As(err, &mbe) {
-					gqlError(w, http.StatusRequestEntityTooLarge, ctype, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes))
-					return
+					return fail(gqlError(http.StatusRequestEntityTooLarge, q.ctype, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes)))
 				}
-				gqlError(w, http.StatusBadRequest, ctype, "request body must be JSON {query, variables, operationName, extensions}: "+err.Error())
-				return
+				return fail(gqlError(http.StatusBadRequest, q.ctype, "request body must be JSON {query, variables, operationName, extensions}: "+err.Error()))
 			}
 		default:
-			gqlError(w, http.StatusUnsupportedMediaType, ctype, "Content-Type must be application/json")
-			return
+			return fail(gqlError(http.StatusUnsupportedMediaType, q.ctype, "Content-Type must be application/json"))
 		}
 	}
-	if strings.TrimSpace(req.Query) == "" {
-		gqlError(w, http.StatusBadRequest, ctype, "missing query")
-		return
+	if strings.TrimSpace(q.Query) == "" {
+		return fail(gqlError(http.StatusBadRequest, q.ctype, "missing query"))
 	}
+	return q, nil
+}
+
+// answer executes q on the snapshot served: from the cache when this
+// snapshot answered it before (304 when the client holds it), a mutation
+// only with the token and while the answers are durable.
+func (h *handlers) answer(hdr http.Header, r *http.Request, q gqlRequest) reply {
+	ctype := q.ctype
 	snap := h.svc.Snapshot()
 	if snap == nil {
-		gqlError(w, http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
-		return
+		return gqlError(http.StatusServiceUnavailable, ctype, "not ready: no snapshot yet")
 	}
 	authCode, authMsg := h.authorize(r)
 	if authCode == http.StatusTooManyRequests {
 		_, wait := h.tokens.blocked(client(r))
-		w.Header().Set("Retry-After", retryAfter(wait))
-		gqlError(w, authCode, ctype, authMsg)
-		return
+		hdr.Set("Retry-After", retryAfter(wait))
+		return gqlError(authCode, ctype, authMsg)
 	}
 	viewer := api.Viewer{CanRecord: authCode == 0, ReadOnly: h.cfg.Token == ""}
 	// Whether these answers are of a version committed to the store (a
 	// cold start serves them before, docs/http.md).
 	durable := h.svc.durable(snap)
-	w.Header().Set(headerDurable, strconv.FormatBool(durable))
+	hdr.Set(headerDurable, strconv.FormatBool(durable))
 	// Answers are cached per snapshot; the ETag names the version and the
 	// request, so a client revalidating a GET gets 304 while the graph is
 	// unchanged. A mutation is never stored, so a hit is always a query.
 	// Answers not yet durable carry another tag: the version they name is
 	// only promised until the write commits.
-	key := cacheKey(snap.Version, mt, viewer, req)
+	key := cacheKey(snap.Version, q.mt, viewer, q.Request)
 	kind := "q"
 	if !durable {
 		kind = "e"
 	}
 	tag := etag(snap.Version, kind+key[:16])
-	w.Header().Set("Vary", "Accept, Authorization")
+	hdr.Set("Vary", "Accept, Authorization")
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if notModified(w, r, tag) {
-			return
+		hdr.Set("ETag", tag)
+		if matches(r, tag) {
+			return reply{code: http.StatusNotModified}
 		}
 	}
 	if body, ok := h.cache.get(snap, key); ok {
-		w.Header().Set("ETag", tag)
-		w.Header().Set("Content-Type", ctype)
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(body)
-		return
+		hdr.Set("ETag", tag)
+		return reply{code: http.StatusOK, ctype: ctype, body: body}
 	}
-	doc, err := h.docs.Parse(req.Query, h.cfg.Limits)
+	doc, err := h.docs.Parse(q.Query, h.cfg.Limits)
 	if err != nil {
 		code := http.StatusOK
-		if modern {
+		if q.modern {
 			code = http.StatusBadRequest
 		}
-		w.Header().Del("ETag")
-		writeJSON(w, code, ctype, api.ErrorResponse(err))
-		return
+		hdr.Del("ETag")
+		return jsonReply(code, ctype, api.ErrorResponse(err))
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.cfg.RequestTimeout)
 	defer cancel()
 	ctx = api.WithFiles(api.WithViewer(ctx, viewer), h.cfg.Files)
 	ctx = api.WithHistory(ctx, h.svc)
-	mutation := doc.IsMutation(req.OperationName)
+	mutation := doc.IsMutation(q.OperationName)
 	if mutation {
 		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			gqlError(w, http.StatusMethodNotAllowed, ctype, "mutations need POST")
-			return
+			hdr.Set("Allow", "POST")
+			return gqlError(http.StatusMethodNotAllowed, ctype, "mutations need POST")
 		}
 		if authCode != 0 {
 			if authCode == http.StatusUnauthorized {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
+				hdr.Set("WWW-Authenticate", `Bearer realm="skillgraph"`)
 			}
-			gqlError(w, authCode, ctype, authMsg)
-			return
+			return gqlError(authCode, ctype, authMsg)
 		}
 		if !durable {
 			// A mutation is a store write on top of the version served,
 			// which is not in the store yet: retry once it is.
-			w.Header().Set("Retry-After", retryNotDurable)
-			gqlError(w, http.StatusServiceUnavailable, ctype, ErrNotDurable.Error())
-			return
+			hdr.Set("Retry-After", retryNotDurable)
+			return gqlError(http.StatusServiceUnavailable, ctype, ErrNotDurable.Error())
 		}
 		ctx = api.WithMutator(ctx, h.svc)
 	}
 	var res *api.Response
 	if mutation {
-		res = h.schema.ExecuteDocument(ctx, snap, doc, req, h.cfg.Limits)
+		res = h.schema.ExecuteDocument(ctx, snap, doc, q.Request, h.cfg.Limits)
 	} else {
 		// root fields asked before under this snapshot are not computed again
-		res = h.schema.ExecuteShared(ctx, snap, doc, req, h.cfg.Limits, fieldCache{h.cache})
+		res = h.schema.ExecuteShared(ctx, snap, doc, q.Request, h.cfg.Limits, fieldCache{h.cache})
 	}
 	code := http.StatusOK
-	if modern && res.RequestError {
+	if q.modern && res.RequestError {
 		code = http.StatusBadRequest
 	}
 	if mutation || len(res.Errors) > 0 {
 		// not stored, so not revalidated: an error may be transient
-		w.Header().Del("ETag")
-		writeJSON(w, code, ctype, res)
-		return
+		hdr.Del("ETag")
+		return jsonReply(code, ctype, res)
 	}
 	body, err := res.Encode()
 	if err != nil {
-		gqlError(w, http.StatusInternalServerError, ctype, "encode response: "+err.Error())
-		return
+		return gqlError(http.StatusInternalServerError, ctype, "encode response: "+err.Error())
 	}
 	body = append(body, '\n')
 	h.cache.put(snap, key, body)
-	w.Header().Set("ETag", tag)
-	w.Header().Set("Content-Type", ctype)
-	w.WriteHeader(code)
-	_, _ = w.Write(body)
+	hdr.Set("ETag", tag)
+	return reply{code: code, ctype: ctype, body: body}
 }
 
 // authorize checks the bearer token: 0 when allowed, else a status and why.

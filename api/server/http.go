@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -101,8 +100,8 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 		r.Get(pattern, fn)
 		r.Head(pattern, fn)
 	}
-	get("/healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
-	get("/readyz", h.ready)
+	get("/healthz", h.wrap(func(http.Header, *http.Request) reply { return textReply(http.StatusOK, "ok\n") }))
+	get("/readyz", h.wrap(h.ready))
 	if m != nil {
 		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{EnableOpenMetrics: true}) // by Accept (issue 25.11)
 		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
@@ -117,11 +116,11 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 			metrics.ServeHTTP(w, r)
 		})
 	}
-	r.HandleFunc("/graphql", h.graphql)   // it answers 405 itself (graphql_http.go)
-	r.Options("/graphql", graphqlOptions) // a preflight from a disallowed origin, or none: 204, no CORS headers
-	r.Handle("/mcp", h.mcpHandler())      // MCP over Streamable HTTP (mcp.go)
-	get("/graphiql", h.graphiql)
-	get("/graphiql/*", h.graphiql)
+	r.HandleFunc("/graphql", h.wrap(h.graphql))   // it answers 405 itself (graphql_http.go)
+	r.Options("/graphql", h.wrap(graphqlOptions)) // a preflight from a disallowed origin, or none: 204, no CORS headers
+	r.Handle("/mcp", h.mcpHandler())              // MCP over Streamable HTTP (mcp.go)
+	get("/graphiql", h.wrap(h.graphiql))
+	get("/graphiql/*", h.wrap(h.graphiql))
 	get("/diagram/{id}", h.diagram)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
@@ -186,28 +185,15 @@ func (h *handlers) logRequests(m *Metrics) func(http.Handler) http.Handler {
 	}
 }
 
-func writeText(w http.ResponseWriter, code int, s string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(code)
-	_, _ = w.Write([]byte(s))
-}
-
-func writeJSON(w http.ResponseWriter, code int, ctype string, v any) {
-	w.Header().Set("Content-Type", ctype)
-	w.WriteHeader(code)
-	enc := json.NewEncoder(w)
-	_ = enc.Encode(v)
-}
-
 // ready is /readyz: 200 once the corpora given are answered from, else
 // 503; the body says which graph version is served, how many skills it
 // has and whether its answers are durable (committed to the store).
 // /healthz stays the liveness probe.
-func (h *handlers) ready(w http.ResponseWriter, _ *http.Request) {
+func (h *handlers) ready(http.Header, *http.Request) reply {
 	rd := h.svc.Readiness()
 	code := http.StatusOK
 	if !rd.Ready {
 		code = http.StatusServiceUnavailable
 	}
-	writeJSON(w, code, "application/json; charset=utf-8", rd)
+	return jsonReply(code, "application/json; charset=utf-8", rd)
 }
