@@ -34,6 +34,11 @@ for c in "${corpora[@]}"; do
   echo "check $st" >"$out/$name.status"
   st=0; "$bin" coverage --corpus "$c" --format json --workflows >"$out/$name.coverage.json" 2>/dev/null || st=$?
   echo "coverage $st" >>"$out/$name.status"
+  # The findings' paths are relative to the working directory, so the
+  # generated corpus's are under its temporary folder: a fixed word too.
+  if [[ "$c" == "$gen/"* ]]; then
+    sed -i "s#$(basename "$gen")#GEN#g" "$out/$name.check.json" "$out/$name.coverage.json"
+  fi
   # The export names the corpus by its absolute root (sg:corpusRoot): the
   # generated corpus's temporary folder is replaced by a fixed word. Its
   # quads come in no fixed order, and mtimes are the checkout's: sorted,
