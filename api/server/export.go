@@ -19,9 +19,8 @@ import (
 	"github.com/skillgraph/skillgraph/schemas"
 )
 
-func (h *handlers) context(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/ld+json")
-	_, _ = w.Write(jsonld.Context())
+func (h *handlers) context(http.Header, *http.Request) reply {
+	return reply{code: http.StatusOK, ctype: "application/ld+json", body: jsonld.Context()}
 }
 
 // kinds that /export?frame= and /id/<kind>/ accept.
@@ -415,15 +414,13 @@ func matches(r *http.Request, tag string) bool {
 var schemaFiles = map[string]bool{"tool.schema.json": true, "tool-file.schema.json": true, "tool-types.schema.json": true, "harness.schema.json": true}
 
 // schemaFile serves one embedded JSON Schema.
-func (h *handlers) schemaFile(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) schemaFile(_ http.Header, r *http.Request) reply {
 	name := chi.URLParam(r, "name")
 	b, err := schemas.Read(name)
 	if !schemaFiles[name] || err != nil {
-		writeText(w, http.StatusNotFound, "no schema "+name+"; served: /schemas/harness.schema.json, /schemas/tool-file.schema.json, /schemas/tool.schema.json, /schemas/tool-types.schema.json\n")
-		return
+		return textReply(http.StatusNotFound, "no schema "+name+"; served: /schemas/harness.schema.json, /schemas/tool-file.schema.json, /schemas/tool.schema.json, /schemas/tool-types.schema.json\n")
 	}
-	w.Header().Set("Content-Type", "application/schema+json")
-	_, _ = w.Write(b)
+	return reply{code: http.StatusOK, ctype: "application/schema+json", body: b}
 }
 
 // acquire takes one of sem's slots for an export and returns what gives it

@@ -124,9 +124,9 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	get("/diagram/{id}", h.diagram)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
-	get("/ns", h.context)
-	get("/context.jsonld", h.context)
-	get("/schemas/{name}", h.schemaFile)
+	get("/ns", h.wrap(h.context))
+	get("/context.jsonld", h.wrap(h.context))
+	get("/schemas/{name}", h.wrap(h.schemaFile))
 	if cfg.Page != nil {
 		r.Handle("/*", cfg.Page)
 	} else {
