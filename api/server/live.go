@@ -1,9 +1,10 @@
 // Package server is skillgraph's composition root for `serve`: the live
 // snapshot service (live.go: the snapshot served, its readiness and
 // durability; runs.go: the ingests that replace it; watch.go, triage.go)
-// and the HTTP layer over it (http.go and the handlers, each answer
-// written by wrap in respond.go), serving GraphQL, the export, the
-// vocabulary, metrics and the triage page (github.com/go-chi/chi/v5).
+// and the HTTP layer over it (http.go and the handlers; an endpoint
+// returns its reply and wrap, in respond.go, writes it), serving GraphQL,
+// the export, the vocabulary, metrics and the triage page
+// (github.com/go-chi/chi/v5).
 package server
 
 import (
