@@ -78,8 +78,8 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 	return v, false, sqlScan(ctx, tx, quad.Any, nil, r.Quad)
 }
 
-// Apply is backend.Backend.Apply: every delta and the version bump go to
-// Cayley in one ApplyDeltas call, which is one database transaction;
+// Apply is backend.Backend.Apply: every delta and the version bump are
+// written in one database transaction, as Cayley's ApplyDeltas would;
 // writers in other processes are serialised by an advisory lock held for
 // the whole Apply, so each reads the version its predecessor committed.
 // The checkpoint is written after the commit (see writeCheckpoint).
@@ -93,10 +93,24 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	// One call, one database transaction, however large.
-	if err := backend.ApplyDeltas(s.qs, append(p.Dels, p.Adds...)); err != nil {
+	// One database transaction, however large; the rows are Cayley's (see
+	// writeDeltas), batched.
+	if err := s.writeTx(ctx, append(p.Dels, p.Adds...)); err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	_ = s.writeCheckpoint(ctx, p.Old, p.Next, changes) // see writeCheckpoint: replicas then read the store
 	return p.Next, nil
+}
+
+// writeTx writes deltas in one transaction of its own.
+func (s *store) writeTx(ctx context.Context, deltas []graph.Delta) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after the commit
+	if err := writeDeltas(ctx, tx, deltas); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
