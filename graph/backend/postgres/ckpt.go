@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lib/pq"
+
 	"github.com/skillgraph/skillgraph/graph/backend"
 	"github.com/skillgraph/skillgraph/graph/checkpoint"
 )
@@ -103,26 +105,29 @@ func (s *store) writeCheckpoint(ctx context.Context, old, next int64, changes []
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
+	// The blocks are gathered and written with one statement each way (a
+	// statement per graph was a round trip per graph); the last word on a
+	// label wins, as it did statement by statement.
+	blocks := map[string][]byte{} // nil: delete
+	var order []string
 	put := func(label string, block []byte) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_checkpoint (label, block) VALUES ($1, $2)
-			ON CONFLICT (label) DO UPDATE SET block = EXCLUDED.block`, label, block)
-		return err
+		if _, seen := blocks[label]; !seen {
+			order = append(order, label)
+		}
+		blocks[label] = block
+		return nil
 	}
 	if current {
 		for _, c := range changes {
 			if c.Delete || len(c.Quads) == 0 {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint WHERE label = $1`, c.Graph); err != nil {
-					return err
-				}
+				_ = put(c.Graph, nil)
 				continue
 			}
 			b, err := backend.EncodeGraph(c)
 			if err != nil {
 				return err
 			}
-			if err := put(c.Graph, b); err != nil {
-				return err
-			}
+			_ = put(c.Graph, b)
 			s.hooks.Written()
 		}
 	} else if err := backend.RebuildCheckpoint(ctx, s.Scan, s.hooks, put, func() error {
@@ -131,9 +136,41 @@ func (s *store) writeCheckpoint(ctx context.Context, old, next int64, changes []
 	}); err != nil {
 		return err
 	}
+	if err := putBlocks(ctx, tx, order, blocks); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_checkpoint_stamp (id, version) VALUES (1, $1)
 		ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, next); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// putBlocks writes the checkpoint's blocks of labels (nil: delete the
+// label's block) in two statements: one DELETE, one COPY-fed upsert.
+func putBlocks(ctx context.Context, tx *sql.Tx, labels []string, blocks map[string][]byte) error {
+	var gone, kept []string
+	for _, l := range labels {
+		if blocks[l] == nil {
+			gone = append(gone, l)
+		} else {
+			kept = append(kept, l)
+		}
+	}
+	if len(gone) > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint WHERE label = ANY($1)`, pq.StringArray(gone)); err != nil {
+			return err
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	err := copyRows(ctx, tx, "skillgraph_checkpoint_in", `label text, block bytea`, []string{"label", "block"}, len(kept),
+		func(i int) []any { return []any{kept[i], blocks[kept[i]]} }, false)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO skillgraph_checkpoint (label, block) SELECT label, block FROM skillgraph_checkpoint_in
+		ON CONFLICT (label) DO UPDATE SET block = EXCLUDED.block`)
+	return err
 }

@@ -198,7 +198,13 @@ func sqlScan(ctx context.Context, db queryer, dir quad.Direction, v quad.Value, 
 	if err != nil {
 		return err
 	}
+	return scanRows(rows, fn)
+}
+
+// scanRows decodes rows of sqlQuadsQuery into fn, and closes them.
+func scanRows(rows *sql.Rows, fn func(quad.Quad) error) error {
 	defer rows.Close()
+	var err error
 	var (
 		cells [4]nodeRow
 		ptrs  = make([]any, 0, 40)

@@ -89,7 +89,11 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 		return 0, err
 	}
 	defer unlock()
-	p, err := backend.PlanApply(ctx, s, nil, changes)
+	pre, err := s.graphsOf(ctx, changes)
+	if err != nil {
+		return 0, fmt.Errorf("read changed graphs: %w", err)
+	}
+	p, err := backend.PlanApply(ctx, pre, nil, changes)
 	if err != nil {
 		return 0, err
 	}

@@ -12,6 +12,8 @@ import (
 	csql "github.com/cayleygraph/cayley/graph/sql"
 	"github.com/cayleygraph/quad"
 	"github.com/lib/pq"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
 // writeDeltas writes in to Cayley's tables within tx, leaving exactly the
@@ -234,4 +236,54 @@ func decNodes(ctx context.Context, tx *sql.Tx, nodes []graphlog.NodeUpdate, fix 
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM nodes WHERE refs <= 0`)
 	return err
+}
+
+// prefetched is the store as PlanApply reads it, with the changed graphs'
+// stored quads read beforehand in a few statements instead of one per
+// graph (a round trip per graph: at 10k skills, 21 000 of them).
+type prefetched struct {
+	*store
+	graphs map[string][]quad.Quad
+}
+
+// GraphQuads is backend.Stored.GraphQuads, from the prefetched graphs.
+func (p prefetched) GraphQuads(ctx context.Context, label string) ([]quad.Quad, error) {
+	if qs, ok := p.graphs[label]; ok {
+		return qs, nil
+	}
+	return p.store.GraphQuads(ctx, label)
+}
+
+// prefetchChunk bounds the labels of one prefetch statement.
+const prefetchChunk = 5000
+
+// graphsOf reads the stored quads of every changed graph, chunk by chunk,
+// through the label index. The writer lock is held: no other writer
+// changes them until the Apply commits.
+func (s *store) graphsOf(ctx context.Context, changes []backend.Change) (prefetched, error) {
+	p := prefetched{store: s, graphs: make(map[string][]quad.Quad, len(changes))}
+	for start := 0; start < len(changes); start += prefetchChunk {
+		part := changes[start:min(start+prefetchChunk, len(changes))]
+		hashes := make(pq.ByteaArray, 0, len(part))
+		for _, c := range part {
+			if _, dup := p.graphs[c.Graph]; !dup {
+				p.graphs[c.Graph] = nil // read: none stored unless the scan finds some
+				hashes = append(hashes, csql.HashOf(quad.IRI(c.Graph)).SQLValue().([]byte))
+			}
+		}
+		rows, err := s.db.QueryContext(ctx, sqlQuadsQuery+"\nWHERE q.label_hash = ANY($1)", hashes)
+		if err != nil {
+			return prefetched{}, err
+		}
+		err = scanRows(rows, func(q quad.Quad) error {
+			if l, ok := q.Label.(quad.IRI); ok {
+				p.graphs[string(l)] = append(p.graphs[string(l)], q)
+			}
+			return nil
+		})
+		if err != nil {
+			return prefetched{}, err
+		}
+	}
+	return p, nil
 }
