@@ -13,10 +13,11 @@ import (
 )
 
 // The checkpoint (see backend.Block) lives in the tables
-// skillgraph_checkpoint and skillgraph_checkpoint_stamp, written by the
-// writer right after its ingest commits (Cayley commits its own
-// transaction); a crash in between leaves the old stamp, and replicas read
-// the store until the next ingest.
+// skillgraph_checkpoint and skillgraph_checkpoint_stamp, written in the
+// ingest's own transaction: a replica that sees a version sees its
+// checkpoint too. (Written after the commit, as it was while Cayley owned
+// the transaction, a replica polling in between read every quad instead:
+// 65 s instead of 12 s at 10k skills.)
 
 // The checkpoint tables, created with the schema.
 const sqlCheckpointSchema = `CREATE TABLE IF NOT EXISTS skillgraph_checkpoint (label text PRIMARY KEY, block bytea NOT NULL);
@@ -89,18 +90,25 @@ func (s *store) RefreshCheckpoint(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// writeCheckpoint brings the checkpoint from old to next after the ingest
-// committed (the writer lock still held). A failure only costs replicas a
-// full read, so Apply does not fail on it; the stamp then stays old and
-// the next ingest rebuilds it.
+// writeCheckpoint is writeCheckpointTx in a transaction of its own.
 func (s *store) writeCheckpoint(ctx context.Context, old, next int64, changes []backend.Change) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if err := s.writeCheckpointTx(ctx, tx, old, next, changes); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeCheckpointTx brings the checkpoint from old to next within tx (the
+// writer lock held): the changed graphs' blocks when it is stamped old,
+// else every block rebuilt from the store as tx sees it.
+func (s *store) writeCheckpointTx(ctx context.Context, tx *sql.Tx, old, next int64, changes []backend.Change) error {
 	var stamp int64
-	err = tx.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1 FOR UPDATE`).Scan(&stamp)
+	err := tx.QueryRowContext(ctx, `SELECT version FROM skillgraph_checkpoint_stamp WHERE id = 1 FOR UPDATE`).Scan(&stamp)
 	current := (err == nil && stamp == old) || (errors.Is(err, sql.ErrNoRows) && old == 0)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
@@ -130,7 +138,7 @@ func (s *store) writeCheckpoint(ctx context.Context, old, next int64, changes []
 			_ = put(c.Graph, b)
 			s.hooks.Written()
 		}
-	} else if err := backend.RebuildCheckpoint(ctx, s.Scan, s.hooks, put, func() error {
+	} else if err := backend.RebuildCheckpoint(ctx, scanOf(tx), s.hooks, put, func() error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_checkpoint`)
 		return err
 	}); err != nil {
@@ -143,7 +151,7 @@ func (s *store) writeCheckpoint(ctx context.Context, old, next int64, changes []
 		ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, next); err != nil {
 		return err
 	}
-	return tx.Commit()
+	return nil
 }
 
 // putBlocks writes the checkpoint's blocks of labels (nil: delete the

@@ -78,11 +78,10 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 	return v, false, sqlScan(ctx, tx, quad.Any, nil, r.Quad)
 }
 
-// Apply is backend.Backend.Apply: every delta and the version bump are
-// written in one database transaction, as Cayley's ApplyDeltas would;
+// Apply is backend.Backend.Apply: every delta, the version bump and the
+// checkpoint are written in one database transaction;
 // writers in other processes are serialised by an advisory lock held for
 // the whole Apply, so each reads the version its predecessor committed.
-// The checkpoint is written after the commit (see writeCheckpoint).
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
 	unlock, err := s.lockWriter(ctx)
 	if err != nil {
@@ -97,24 +96,21 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	// One database transaction, however large; the rows are Cayley's (see
-	// writeDeltas), batched.
-	if err := s.writeTx(ctx, append(p.Dels, p.Adds...)); err != nil {
-		return 0, fmt.Errorf("write graphs: %w", err)
-	}
-	_ = s.writeCheckpoint(ctx, p.Old, p.Next, changes) // see writeCheckpoint: replicas then read the store
-	return p.Next, nil
-}
-
-// writeTx writes deltas in one transaction of its own.
-func (s *store) writeTx(ctx context.Context, deltas []graph.Delta) error {
+	// One database transaction, however large: the rows are Cayley's (see
+	// writeDeltas), batched, and the checkpoint goes with them.
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after the commit
-	if err := writeDeltas(ctx, tx, deltas); err != nil {
-		return err
+	if err := writeDeltas(ctx, tx, append(p.Dels, p.Adds...)); err != nil {
+		return 0, fmt.Errorf("write graphs: %w", err)
 	}
-	return tx.Commit()
+	if err := s.writeCheckpointTx(ctx, tx, p.Old, p.Next, changes); err != nil {
+		return 0, fmt.Errorf("write checkpoint: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("commit graphs: %w", err)
+	}
+	return p.Next, nil
 }
