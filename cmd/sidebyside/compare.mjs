@@ -1,10 +1,11 @@
 // skillgraph side of cmd/sidebyside/run.sh, over GraphQL on loopback, and
 // the comparison table. Usage:
-//   node compare.mjs http://127.0.0.1:PORT/graphql TIMES.json OX.json
-// TIMES.json holds the wall times the shell measured (seconds).
-import { readFileSync } from "node:fs";
+//   node compare.mjs http://127.0.0.1:PORT/graphql TIMES.json OX.json [ANSWERS.json]
+// TIMES.json holds the wall times the shell measured (seconds); ANSWERS.json,
+// when given, gets each answer's two query times (scripts/goals.sh reads it).
+import { readFileSync, writeFileSync } from "node:fs";
 
-const [url, timesPath, oxPath] = process.argv.slice(2);
+const [url, timesPath, oxPath, answersPath] = process.argv.slice(2);
 const times = JSON.parse(readFileSync(timesPath, "utf8"));
 const ox = JSON.parse(readFileSync(oxPath, "utf8"));
 
@@ -76,8 +77,10 @@ const answers = [
   ["(c) alternative pairs, claimed edges", "alternativePairsClaimed", "alternativePairs"],
 ];
 const agree = {};
+const perAnswer = [];
 for (const [label, ok, sk] of answers) {
   const o = ox.answers[ok], s = sg[sk];
+  perAnswer.push({ label, oxMs: o.ms, sgMs: s.ms });
   const same = sameIds(o.ids, s.ids);
   agree[label] = same;
   const only = (a, b) => a.filter((x) => !b.includes(x));
@@ -86,6 +89,7 @@ for (const [label, ok, sk] of answers) {
   row(`${label}: time (ms)`, "—", f(o.ms, 1), f(s.ms, 1), "", f(s.ms / o.ms));
 }
 console.log(rows.join("\n"));
+if (answersPath) writeFileSync(answersPath, JSON.stringify(perAnswer, null, 1) + "\n");
 console.log(`\nOxigraph: read file ${f(ox.readMs / 1000)} s, ${ox.quads} quads in the store; valid-edge check in SPARQL ${f(ox.validEdgesMs, 0)} ms, call, subprocess and skill (owl:sameAs) references resolved in ${f(ox.resolveSubprocessMs, 0)} ms (stored objects that are process nodes: sg:calls ${ox.rawCallTargetsThatAreProcesses} of ${ox.calls}, sg:subprocess ${ox.rawSubprocessTargetsThatAreProcesses}) (${ox.validEdges} valid of the claimed edges); start nodes of the ${ox.roots.given} roots in ${f(ox.startNodesMs, 0)} ms, their closure (valid edges) as one COUNT query ${f(ox.reachOneQuery.ms, 0)} ms; Tool signatures materialised in ${f(ox.signaturesMs, 0)} ms; whole node process ${f(times.oxigraphAll)} s.`);
 console.log(`skillgraph: ${groups} alternative groups; answer times are GraphQL over loopback on a served snapshot (paged by 500 where a list is a connection).`);
 console.log(`Cayley: ${times.cayleyQuads} quads read back with \`cayley dump\`.`);

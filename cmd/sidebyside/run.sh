@@ -36,8 +36,11 @@ echo "== build (skillgraph, cayley $(cd "$ROOT" && go list -m -f '{{.Version}}' 
 (cd "$ROOT" && go build -o "$WORK/bin/sg" ./cmd/skillgraph \
   && go build -o "$WORK/bin/loadnq" ./cmd/sidebyside/loadnq \
   && mkdir -p "$WORK/cayley-mod" && cp go.mod go.sum "$WORK/cayley-mod/")
-(cd "$WORK/cayley-mod" && GOPROXY=$CLI_GOPROXY GOFLAGS=-mod=mod go build -o "$WORK/bin/cayley" github.com/cayleygraph/cayley/cmd/cayley)
-(cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error >&2)
+# The last line of a failed peer build says which (scripts/goals.sh shows it).
+(cd "$WORK/cayley-mod" && GOPROXY=$CLI_GOPROXY GOFLAGS=-mod=mod go build -o "$WORK/bin/cayley" github.com/cayleygraph/cayley/cmd/cayley) \
+  || { echo "the cayley CLI could not be built: its modules are not all in the module cache (GOPROXY=$CLI_GOPROXY)" >&2; exit 1; }
+(cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error >&2) \
+  || { echo "npm ci of the pinned oxigraph package failed (not in npm's cache, registry unreachable?)" >&2; exit 1; }
 
 echo "== corpus: $SKILLS skills, seed $SEED; export N-Quads once" >&2
 "$WORK/bin/sg" gen --skills "$SKILLS" --seed "$SEED" "$WORK/corpus" >/dev/null
@@ -75,7 +78,7 @@ echo "== skillgraph answers over GraphQL (read-only server on 127.0.0.1:$PORT) a
 SERVE=$!
 trap 'kill $SERVE 2>/dev/null || true' EXIT
 for _ in $(seq 600); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.5; done
-node "$HERE/compare.mjs" "http://127.0.0.1:$PORT/graphql" "$WORK/times.json" "$WORK/oxigraph.json" > "$WORK/compare.md"
+node "$HERE/compare.mjs" "http://127.0.0.1:$PORT/graphql" "$WORK/times.json" "$WORK/oxigraph.json" "$WORK/answers.json" > "$WORK/compare.md"
 {
   cat "$WORK/compare.md"
   echo "skillgraph answers from the loadnq store equal those from ingest: $SAME_NQ"

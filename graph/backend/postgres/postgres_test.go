@@ -20,12 +20,13 @@ func TestSuite(t *testing.T) {
 }
 
 var harness = graphtest.Harness{
-	URL:            func(t *testing.T) string { return "postgres:" + pgtest.Scratch(t) },
-	Persistent:     true,
-	Shared:         true,
-	Checkpoint:     true,
-	EditCheckpoint: editCheckpoint,
-	Slow:           true,
+	URL:                     func(t *testing.T) string { return "postgres:" + pgtest.Scratch(t) },
+	Persistent:              true,
+	Shared:                  true,
+	Checkpoint:              true,
+	CheckpointInTransaction: true,
+	EditCheckpoint:          editCheckpoint,
+	Slow:                    true,
 }
 
 // editCheckpoint edits the checkpoint tables of the store at url.

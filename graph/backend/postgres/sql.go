@@ -1,7 +1,8 @@
 // Package postgres is the "postgres:DSN" store backend (also a bare
 // postgres:// or postgresql:// URL): Cayley's SQL QuadStore on PostgreSQL,
 // shared by several processes (an ingesting writer and read-only
-// replicas). Writes go through Cayley (schema, ApplyDeltas) in one
+// replicas). Writes go to Cayley's schema, exactly the rows Cayley's
+// ApplyDeltas would write but batched with COPY (see writeDeltas), in one
 // database transaction per ingest, serialised between processes by an
 // advisory lock; reads are one joined SELECT in one REPEATABLE READ
 // transaction; the checkpoint is two tables of its own. It keeps no
@@ -24,7 +25,8 @@ import (
 	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
-// The SQL backend writes through Cayley (schema, ApplyDeltas) but read
+// The SQL backend writes Cayley's rows (Cayley's schema; writeDeltas
+// batches what Cayley's ApplyDeltas sends a row at a time) but reads
 // through one joined SELECT per call. Cayley's own SQL iterators select the
 // quads' hashes and then look every value up with a query of its own
 // (cached in a 1024-entry LRU): a few round trips per quad, and — worse —
@@ -196,7 +198,13 @@ func sqlScan(ctx context.Context, db queryer, dir quad.Direction, v quad.Value, 
 	if err != nil {
 		return err
 	}
+	return scanRows(rows, fn)
+}
+
+// scanRows decodes rows of sqlQuadsQuery into fn, and closes them.
+func scanRows(rows *sql.Rows, fn func(quad.Quad) error) error {
 	defer rows.Close()
+	var err error
 	var (
 		cells [4]nodeRow
 		ptrs  = make([]any, 0, 40)

@@ -78,25 +78,39 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 	return v, false, sqlScan(ctx, tx, quad.Any, nil, r.Quad)
 }
 
-// Apply is backend.Backend.Apply: every delta and the version bump go to
-// Cayley in one ApplyDeltas call, which is one database transaction;
+// Apply is backend.Backend.Apply: every delta, the version bump and the
+// checkpoint are written in one database transaction;
 // writers in other processes are serialised by an advisory lock held for
 // the whole Apply, so each reads the version its predecessor committed.
-// The checkpoint is written after the commit (see writeCheckpoint).
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
 	unlock, err := s.lockWriter(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer unlock()
-	p, err := backend.PlanApply(ctx, s, nil, changes)
+	pre, err := s.graphsOf(ctx, changes)
+	if err != nil {
+		return 0, fmt.Errorf("read changed graphs: %w", err)
+	}
+	p, err := backend.PlanApply(ctx, pre, nil, changes)
 	if err != nil {
 		return 0, err
 	}
-	// One call, one database transaction, however large.
-	if err := backend.ApplyDeltas(s.qs, append(p.Dels, p.Adds...)); err != nil {
+	// One database transaction, however large: the rows are Cayley's (see
+	// writeDeltas), batched, and the checkpoint goes with them.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
-	_ = s.writeCheckpoint(ctx, p.Old, p.Next, changes) // see writeCheckpoint: replicas then read the store
+	defer tx.Rollback() //nolint:errcheck // a no-op after the commit
+	if err := writeDeltas(ctx, tx, append(p.Dels, p.Adds...)); err != nil {
+		return 0, fmt.Errorf("write graphs: %w", err)
+	}
+	if err := s.writeCheckpointTx(ctx, tx, p.Old, p.Next, changes); err != nil {
+		return 0, fmt.Errorf("write checkpoint: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("commit graphs: %w", err)
+	}
 	return p.Next, nil
 }
