@@ -42,10 +42,10 @@ func (s *Store) KeepsTallies() bool {
 // time at, and prunes the older records by the rule above in the same
 // write. v must be a version the store has committed (1 up to the current
 // one): a record never describes a version that is not in the store. The
-// record is its own write, right after the version's: the tallies are
-// computed from the snapshot of the committed version (a crash in between
-// leaves that version without a record; the next write records the
-// version current then).
+// record is its own write, after the version's: what writes a version
+// whose snapshot is known before the commit writes its record in the
+// version's own transaction instead (ApplyTallied); PutTallies is for the
+// others (a first write, a version another writer committed meanwhile).
 func (s *Store) PutTallies(ctx context.Context, v int64, at time.Time, data []byte) (err error) {
 	tk, ok := s.b.(backend.TallyKeeper)
 	if !ok {
@@ -77,6 +77,52 @@ func (s *Store) PutTallies(ctx context.Context, v int64, at time.Time, data []by
 		return fmt.Errorf("write tallies of version %d: %w", v, err)
 	}
 	return nil
+}
+
+// TallyFunc gives the encoded tallies of graph version v and their time,
+// for the write that commits v (see ApplyTallied); nil data records none.
+// It runs inside that write, so it should only wait for what it needs:
+// an error fails the whole write, version included.
+type TallyFunc func(ctx context.Context, v int64) (at time.Time, data []byte, err error)
+
+// ApplyTallied is Apply with the record of the new version (tally's)
+// written in the same transaction as the version, pruning as PutTallies
+// does: a crash, a failed write or a cancelled context leaves neither the
+// version nor its record. On a backend that keeps no tallies, or with a
+// nil tally, it is Apply.
+func (s *Store) ApplyTallied(ctx context.Context, changes []Change, tally TallyFunc) (v int64, err error) {
+	ta, ok := s.b.(backend.TallyApplier)
+	tk, _ := s.b.(backend.TallyKeeper)
+	if !ok || tk == nil || tally == nil {
+		return s.Apply(ctx, changes)
+	}
+	defer s.guard(&err)()
+	if err := s.damaged(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The index is read before the write (this lock keeps this process's
+	// writers out; a record another process adds meanwhile is pruned by
+	// a later write).
+	index, err := tk.Tallies(ctx, false)
+	if err != nil {
+		return 0, fmt.Errorf("read tally index: %w", err)
+	}
+	return ta.ApplyTallied(ctx, changes, func(ctx context.Context, v int64) (*TallyRecord, []int64, error) {
+		at, data, err := tally(ctx, v)
+		if err != nil {
+			return nil, nil, fmt.Errorf("tallies of version %d: %w", v, err)
+		}
+		if data == nil {
+			return nil, nil, nil
+		}
+		if len(data) > MaxTallyRecord {
+			return nil, nil, fmt.Errorf("tallies of version %d: %d bytes (want 1 to %d)", v, len(data), MaxTallyRecord)
+		}
+		rec := &TallyRecord{Version: v, At: at.UTC(), Data: slices.Clone(data)}
+		return rec, pruneTallies(append(index, TallyRecord{Version: v, At: rec.At}), at), nil
+	})
 }
 
 // Tallies returns the stored tally records, oldest version first (none on

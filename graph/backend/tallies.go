@@ -30,3 +30,19 @@ type TallyKeeper interface {
 	// Data is left nil (what pruning needs, without reading the records).
 	Tallies(ctx context.Context, data bool) ([]TallyRecord, error)
 }
+
+// TallyHook gives the tally record to commit with graph version v, inside
+// the Apply that writes v (see TallyApplier): rec nil writes none. drop
+// are the versions whose records go in the same write (the pruning rule,
+// graph/tallies.go). An error aborts the whole write, version included.
+type TallyHook func(ctx context.Context, v int64) (rec *TallyRecord, drop []int64, err error)
+
+// TallyApplier is a TallyKeeper that writes a version's record in the
+// version's own write, so a crash, a failure or a cancelled context leaves
+// neither or both (docs/decisions.md, "The record in the version's
+// transaction").
+type TallyApplier interface {
+	// ApplyTallied is Backend.Apply with hook called before the commit,
+	// once the new version is known; a nil hook is Apply.
+	ApplyTallied(ctx context.Context, changes []Change, hook TallyHook) (int64, error)
+}

@@ -98,7 +98,7 @@ func open(ctx context.Context, url, dsn string, h *backend.Hooks) (backend.Backe
 		db.Close()
 		return nil, fmt.Errorf("store %s: init: %w", redact(url), err)
 	}
-	qs, err := graph.NewQuadStore(kind, dsn, nil)
+	qs, err := graph.NewQuadStore(txKind, dsn, nil) // Cayley's postgres, with a step in its write transaction (tallies.go)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: open: %w", redact(url), err)

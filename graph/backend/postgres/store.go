@@ -84,6 +84,14 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 // the whole Apply, so each reads the version its predecessor committed.
 // The checkpoint is written after the commit (see writeCheckpoint).
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
+	return s.ApplyTallied(ctx, changes, nil)
+}
+
+// ApplyTallied is backend.TallyApplier.ApplyTallied: Apply, with the
+// hook's record written by the last statements of Cayley's ApplyDeltas
+// transaction (see inTx), so a replica sees the version and its record
+// together, and a failed write leaves neither.
+func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook backend.TallyHook) (int64, error) {
 	unlock, err := s.lockWriter(ctx)
 	if err != nil {
 		return 0, err
@@ -94,7 +102,17 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 		return 0, err
 	}
 	// One call, one database transaction, however large.
-	if err := backend.ApplyDeltas(s.qs, append(p.Dels, p.Adds...)); err != nil {
+	var step func(*sql.Tx) error
+	if hook != nil {
+		step = func(tx *sql.Tx) error {
+			rec, drop, err := hook(ctx, p.Next)
+			if err != nil || rec == nil {
+				return err
+			}
+			return putTally(ctx, tx, *rec, drop)
+		}
+	}
+	if err := applyDeltasWith(s.qs, append(p.Dels, p.Adds...), step); err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	_ = s.writeCheckpoint(ctx, p.Old, p.Next, changes) // see writeCheckpoint: replicas then read the store

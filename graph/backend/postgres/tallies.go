@@ -4,6 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
+
+	cgraph "github.com/cayleygraph/cayley/graph"
+	csql "github.com/cayleygraph/cayley/graph/sql"
+	cpg "github.com/cayleygraph/cayley/graph/sql/postgres"
 
 	"github.com/skillgraph/skillgraph/graph/backend"
 )
@@ -21,6 +26,17 @@ func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []
 		return fmt.Errorf("write tallies: %w", err)
 	}
 	defer tx.Rollback()
+	if err := putTally(ctx, tx, rec, drop); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit tallies: %w", err)
+	}
+	return nil
+}
+
+// putTally writes rec and deletes the records of drop in tx.
+func putTally(ctx context.Context, tx *sql.Tx, rec backend.TallyRecord, drop []int64) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_tallies (version, at, data) VALUES ($1, $2, $3)
 		ON CONFLICT (version) DO UPDATE SET at = EXCLUDED.at, data = EXCLUDED.data`, rec.Version, rec.At, rec.Data); err != nil {
 		return fmt.Errorf("write tallies: %w", err)
@@ -30,10 +46,62 @@ func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []
 			return fmt.Errorf("prune tallies: %w", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit tallies: %w", err)
-	}
 	return nil
+}
+
+// txKind is Cayley's postgres backend registered again under a name of
+// ours with one change: its TxRetry runs inTx's step after Cayley's
+// statements and before its commit. Cayley's ApplyDeltas begins and
+// commits its transaction itself and hands no caller a way in; TxRetry
+// (nil in Cayley's own registration) is the one function it calls inside.
+const txKind = "skillgraph-postgres"
+
+// inTx is the step the running applyDeltasWith puts into its transaction.
+// TxRetry is told nothing of the store it writes for, so every
+// ApplyDeltas of the process takes mu: a step never runs in another
+// store's transaction. (Writers of one database are serialised by the
+// advisory lock anyway.)
+var inTx struct {
+	mu   sync.Mutex
+	step func(*sql.Tx) error
+}
+
+func init() {
+	csql.Register(txKind, csql.Registration{
+		// Cayley's postgres registration (graph/sql/postgres), field for field.
+		Driver:             kind,
+		HashType:           `BYTEA`,
+		BytesType:          `BYTEA`,
+		HorizonType:        `BIGSERIAL`,
+		TimeType:           `timestamp with time zone`,
+		QueryDialect:       cpg.QueryDialect,
+		ConditionalIndexes: true,
+		FillFactor:         true,
+		Error:              cpg.ConvError,
+		Estimated: func(table string) string {
+			return "SELECT reltuples::BIGINT AS estimate FROM pg_class WHERE relname='" + table + "';"
+		},
+		RunTx: cpg.RunTxPostgres,
+		TxRetry: func(tx *sql.Tx, stmts func() error) error {
+			if err := stmts(); err != nil {
+				return err
+			}
+			if inTx.step != nil {
+				return inTx.step(tx)
+			}
+			return nil
+		},
+	})
+}
+
+// applyDeltasWith is backend.ApplyDeltas with step (nil: none) run in the
+// same database transaction, after the deltas.
+func applyDeltasWith(qs cgraph.QuadStore, deltas []cgraph.Delta, step func(*sql.Tx) error) error {
+	inTx.mu.Lock()
+	defer inTx.mu.Unlock()
+	inTx.step = step
+	defer func() { inTx.step = nil }()
+	return backend.ApplyDeltas(qs, deltas)
 }
 
 // Tallies is backend.TallyKeeper.Tallies.
