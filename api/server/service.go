@@ -67,6 +67,8 @@ type Service struct {
 	// updating, when set (tests), runs when the update of the snapshot
 	// computed while a store write runs (speculate) starts.
 	updating func()
+	// beforeRecord, when set (tests), runs when recordTallies starts.
+	beforeRecord func(v int64)
 }
 
 // ErrNotDurable refuses a write while the answers served are not yet those
@@ -339,7 +341,8 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 	if s.beforeWrite != nil {
 		s.beforeWrite()
 	}
-	res, err := p.Apply(ctx, s.store)
+	rec := s.recordInWrite(p.Base, pre, next)
+	res, err := p.ApplyTallied(ctx, s.store, rec.tally)
 	if err != nil {
 		if pre != nil {
 			msg := err.Error()
@@ -370,7 +373,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 	case next != nil && res.Version == p.Base+1:
 		// The write committed the version the update was computed for:
 		// no other writer came in between.
-		sp := <-next
+		sp := rec.speculated()
 		s.serveUpdate(sp.snap, len(res.Changes), sp.took, "while writing", true)
 		s.markServed()
 	default:
@@ -379,6 +382,9 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		if s.advance(ctx, res.Changes, res.Version) {
 			s.markServed()
 		}
+	}
+	if rec.recorded == res.Version && res.Version > 0 {
+		s.recorded.Store(res.Version)
 	}
 	s.recordTallies(ctx, res.Version)
 	return res, nil
