@@ -22,6 +22,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/jsonld"
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/history"
 )
 
 // TriageGraph holds the maintainers' triage decisions; ingest never touches
@@ -330,6 +331,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		s.notServed(err)
 		return ingest.Result{}, err
 	}
+	prev := s.snap.Load() // what changed is against it (the tally record)
 	var pre *queries.Snapshot
 	if early && len(p.Changes()) > 0 {
 		pre = s.serveEarly(ctx, p, failed)
@@ -341,8 +343,8 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 	if s.beforeWrite != nil {
 		s.beforeWrite()
 	}
-	rec := s.recordInWrite(p.Base, pre, next)
-	res, err := p.ApplyTallied(ctx, s.store, rec.tally)
+	rec := s.recordInWrite(p.Base, prev, failed, pre, next)
+	res, err := p.ApplyTallied(ctx, s.store, rec.tally, history.MergeData)
 	if err != nil {
 		if pre != nil {
 			msg := err.Error()

@@ -18,15 +18,20 @@ import (
 type inWrite struct {
 	s        *Service
 	base     int64
+	prev     *queries.Snapshot // the store's snapshot of base, when served (what changed is against it)
 	pre      *queries.Snapshot
 	next     <-chan speculated
 	got      *speculated // what next gave, once read
 	recorded int64       // the version whose record the hook gave
 }
 
-// recordInWrite is the inWrite of an ingest from base.
-func (s *Service) recordInWrite(base int64, pre *queries.Snapshot, next <-chan speculated) *inWrite {
-	return &inWrite{s: s, base: base, pre: pre, next: next}
+// recordInWrite is the inWrite of an ingest from base; prev is the
+// snapshot served before it, the store's unless failed.
+func (s *Service) recordInWrite(base int64, prev *queries.Snapshot, failed bool, pre *queries.Snapshot, next <-chan speculated) *inWrite {
+	if failed || prev == nil || prev.Version != base {
+		prev = nil
+	}
+	return &inWrite{s: s, base: base, prev: prev, pre: pre, next: next}
 }
 
 // speculated is next's result, waited for once (by the hook or after the
@@ -62,7 +67,11 @@ func (w *inWrite) tally(ctx context.Context, v int64) (time.Time, []byte, error)
 	if len(w.s.corpora) > 0 {
 		corpus = w.s.corpora[0]
 	}
-	data, err := history.RecordOf(snap, corpus).MarshalBinary()
+	var changes *history.StateChanges
+	if w.prev != nil {
+		changes = history.ChangesOf(w.prev, snap)
+	}
+	data, err := history.Encode(history.RecordOf(snap, corpus), changes)
 	if err != nil {
 		// Not the write's failure: the version commits, recorded after.
 		w.s.log.Warn("the tallies of the version could not be encoded", "version", v, "err", err)
@@ -101,7 +110,7 @@ func (s *Service) recordTallies(ctx context.Context, v int64) {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	if err := history.Put(ctx, s.store, v, at, history.RecordOf(snap, corpus)); err != nil {
+	if err := history.Put(ctx, s.store, v, at, history.RecordOf(snap, corpus), nil); err != nil {
 		s.log.Warn("the tallies of the version were not recorded", "version", v, "err", err)
 		return
 	}

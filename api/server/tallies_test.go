@@ -249,5 +249,12 @@ func TestTalliesInTheWrite(t *testing.T) {
 		if want := history.Of(snap).Bounded(history.TopCodes); last.Version != snap.Version || !reflect.DeepEqual(last.Tallies, want) {
 			t.Fatalf("%s: last record version %d\n%+v\nwant version %d\n%+v", step.name, last.Version, last.Tallies, snap.Version, want)
 		}
+		// What changed is known where the snapshot before was: in the write.
+		if (last.Changes != nil) != step.inWrite {
+			t.Fatalf("%s: changes %+v, want them known: %v", step.name, last.Changes, step.inWrite)
+		}
+		if step.inWrite && len(last.Changes.RemovedTools.IDs) == 0 {
+			t.Fatalf("%s: removed Tools %v, want the file's", step.name, last.Changes.RemovedTools)
+		}
 	}
 }

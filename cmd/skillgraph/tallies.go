@@ -26,7 +26,7 @@ func recordTallies(ctx context.Context, st *graph.Store, snap *queries.Snapshot,
 		return
 	}
 	if err == nil {
-		err = history.Put(ctx, st, snap.Version, time.Now(), history.RecordOf(snap, corpus))
+		err = history.Put(ctx, st, snap.Version, time.Now(), history.RecordOf(snap, corpus), nil)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "warning: the tallies of graph version %d were not recorded: %v\n", snap.Version, err)
@@ -60,12 +60,13 @@ func ingestTallied(ctx context.Context, st *graph.Store, corpora []string, opt i
 		if base == nil || base.Version != p.Base || v != p.Base+1 {
 			return time.Time{}, nil, nil
 		}
-		data, err := history.RecordOf(base.Update(p.Changes(), v), corpora[0]).MarshalBinary()
+		next := base.Update(p.Changes(), v)
+		data, err := history.Encode(history.RecordOf(next, corpora[0]), history.ChangesOf(base, next))
 		if err != nil {
 			return time.Time{}, nil, nil // recorded after the commit, or warned about there
 		}
 		return time.Now(), data, nil
-	})
+	}, history.MergeData)
 }
 
 // recordIngest is recordTallies after an ingest that built no snapshot:

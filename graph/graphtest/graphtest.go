@@ -97,6 +97,7 @@ func RunSuite(t *testing.T, h Harness) {
 		{"Tallies", testTallies},
 		{"TalliesInTransaction", testTalliesInTransaction},
 		{"TallyKill", testTallyKill},
+		{"TallyMerge", testTallyMerge},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, h) })
 	}

@@ -79,7 +79,7 @@ func testTalliesInTransaction(t *testing.T, h Harness) {
 				return nil
 			}
 		}
-		_, err := s.ApplyTallied(ctx, change(i), tc.tally(cancel))
+		_, err := s.ApplyTallied(ctx, change(i), tc.tally(cancel), nil)
 		hooks.FailWrite = nil
 		cancel()
 		if tc.wantErr != nil && !errors.Is(err, tc.wantErr) || tc.wantErr == nil && (err != nil) != tc.fail {
@@ -124,7 +124,7 @@ func tallyKillHelper(t *testing.T, url string) {
 		func(context.Context, int64) (time.Time, []byte, error) {
 			fmt.Println(tallyKillMarker)
 			select {} // until the SIGKILL
-		})
+		}, nil)
 	t.Fatalf("the write ended (%v) without calling its tally hook", err)
 }
 
@@ -143,7 +143,7 @@ func testTallyKill(t *testing.T, h Harness) {
 	s := Open(t, url)
 	at := time.Now().UTC()
 	if _, err := s.ApplyTallied(ctx, []graph.Change{{Graph: "urn:g:a", Quads: MixedQuads("a")}},
-		func(context.Context, int64) (time.Time, []byte, error) { return at, []byte("one"), nil }); err != nil {
+		func(context.Context, int64) (time.Time, []byte, error) { return at, []byte("one"), nil }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -179,5 +179,41 @@ func testTallyKill(t *testing.T, h Harness) {
 	}
 	if got := talliesOf(t, r, at); got != "1@0=one" {
 		t.Fatalf("after the kill: tallies %q, want %q", got, "1@0=one")
+	}
+}
+
+// testTallyMerge: the records the rule drops are merged, oldest first,
+// into the next record it keeps, in the write that drops them (by
+// ApplyTallied and PutTallies alike), so the kept one can say what
+// changed since the one kept before it.
+func testTallyMerge(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := Open(t, h.URL(t))
+	merge := func(earlier, later []byte) []byte { return []byte("[" + string(earlier) + "|" + string(later) + "]") }
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	put := func(i int, at time.Time, data string) {
+		t.Helper()
+		if _, err := s.ApplyTallied(ctx, []graph.Change{{Graph: "urn:g:a", Quads: []quad.Quad{Q("urn:a", "urn:p", fmt.Sprint(i), "")}}},
+			func(context.Context, int64) (time.Time, []byte, error) { return at, []byte(data), nil }, merge); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, now.Add(-30*day-2*time.Hour), "a")
+	put(2, now.Add(-30*day-time.Hour), "b")
+	put(3, now.Add(-30*day), "c")
+	if got, want := talliesOf(t, s, now), "1@30=a 2@30=b 3@30=c"; got != want {
+		t.Fatalf("tallies %q, want %q", got, want)
+	}
+	put(4, now, "d") // 1 and 2 go: the day keeps its last, 3
+	if got, want := talliesOf(t, s, now), "3@30=[[a|b]|c] 4@0=d"; got != want {
+		t.Fatalf("after the prune: %q, want %q", got, want)
+	}
+	// A record of 400 days later: every one before goes, into it.
+	if err := s.PutTallies(ctx, 4, now.Add(400*day), []byte("e"), merge); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := talliesOf(t, s, now.Add(400*day)), "4@0=[[[a|b]|c]|e]"; got != want {
+		t.Fatalf("after a prune by PutTallies: %q, want %q", got, want)
 	}
 }

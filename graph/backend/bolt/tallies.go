@@ -24,12 +24,12 @@ func tallyKey(v int64) hkv.Key {
 
 // PutTallies is backend.TallyKeeper.PutTallies, in a transaction of its
 // own.
-func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []int64) error {
+func (s *store) PutTallies(ctx context.Context, recs []backend.TallyRecord, drop []int64) error {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write tallies: %w", err)
 	}
 	tx, _ := s.kv.Tx(ctx, true) // the transaction just begun
-	if err := putTally(ctx, tx, rec, drop); err != nil {
+	if err := putTally(ctx, tx, recs, drop); err != nil {
 		s.kv.abort()
 		return err
 	}
@@ -71,10 +71,16 @@ func (s *store) Tallies(ctx context.Context, data bool) ([]backend.TallyRecord, 
 	return out, it.Err()
 }
 
-// putTally writes rec and deletes the records of drop in tx.
-func putTally(ctx context.Context, tx hkv.Tx, rec backend.TallyRecord, drop []int64) error {
-	val := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(rec.Data)), uint64(rec.At.UnixNano()))
-	err := tx.Put(ctx, tallyKey(rec.Version), append(val, rec.Data...))
+// putTally writes recs and deletes the records of drop in tx.
+func putTally(ctx context.Context, tx hkv.Tx, recs []backend.TallyRecord, drop []int64) error {
+	var err error
+	for _, rec := range recs {
+		if err != nil {
+			break
+		}
+		val := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(rec.Data)), uint64(rec.At.UnixNano()))
+		err = tx.Put(ctx, tallyKey(rec.Version), append(val, rec.Data...))
+	}
 	for _, v := range drop {
 		if err != nil {
 			break
@@ -102,9 +108,9 @@ func (s *store) writeTally(ctx context.Context, tx hkv.Tx, next int64) error {
 	if s.tally == nil {
 		return nil
 	}
-	rec, drop, err := s.tally(ctx, next)
-	if err != nil || rec == nil {
+	recs, drop, err := s.tally(ctx, next)
+	if err != nil || len(recs)+len(drop) == 0 {
 		return err
 	}
-	return putTally(ctx, tx, *rec, drop)
+	return putTally(ctx, tx, recs, drop)
 }

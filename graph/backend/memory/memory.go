@@ -58,10 +58,10 @@ func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook
 	if err != nil {
 		return 0, err
 	}
-	var rec *backend.TallyRecord
+	var recs []backend.TallyRecord
 	var drop []int64
 	if hook != nil {
-		if rec, drop, err = hook(ctx, p.Next); err != nil {
+		if recs, drop, err = hook(ctx, p.Next); err != nil {
 			return 0, err
 		}
 		if err := ctx.Err(); err != nil { // cancelled while the record was made: nothing is written
@@ -72,9 +72,7 @@ func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	s.put(backend.ChangeStamps(changes))
-	if rec != nil {
-		_ = s.PutTallies(ctx, *rec, drop) // cannot fail
-	}
+	_ = s.PutTallies(ctx, recs, drop) // cannot fail
 	return p.Next, nil
 }
 

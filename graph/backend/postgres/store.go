@@ -105,11 +105,11 @@ func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook
 	var step func(*sql.Tx) error
 	if hook != nil {
 		step = func(tx *sql.Tx) error {
-			rec, drop, err := hook(ctx, p.Next)
-			if err != nil || rec == nil {
+			recs, drop, err := hook(ctx, p.Next)
+			if err != nil || len(recs)+len(drop) == 0 {
 				return err
 			}
-			return putTally(ctx, tx, *rec, drop)
+			return putTally(ctx, tx, recs, drop)
 		}
 	}
 	if err := applyDeltasWith(s.qs, append(p.Dels, p.Adds...), step); err != nil {
