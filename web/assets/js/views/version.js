@@ -7,7 +7,6 @@ import { gql } from "../api.js";
 import { noteVersion } from "../chrome.js";
 import { empty, h, link, n, section, skillLink, toolLink } from "../dom.js";
 
-const IDS = `{ ids more }`;
 // INDEX lists the kept versions (cheap); VERSION reads one and the one
 // before it in full, by cursor (a version's cursor names it).
 export const INDEX = `query Versions { graphVersion history(first: 500) { edges { cursor node { version } } } }`;
@@ -15,8 +14,8 @@ export const VERSION = `query Version($first: Int, $after: String) {
   history(first: $first, after: $after) { edges { node { version time commit
     tallies { coverage { total covered } findings { error warning } }
     changes { newErrors
-      newlyCovered ${IDS} newlyUncovered ${IDS} reachableSkills ${IDS} unreachableSkills ${IDS} addedSkills ${IDS} removedSkills ${IDS}
-      reachableTools ${IDS} unreachableTools ${IDS} addedTools ${IDS} removedTools ${IDS} } } } }
+      newlyCovered { ids more } newlyUncovered { ids more } reachableSkills { ids more } unreachableSkills { ids more } addedSkills { ids more } removedSkills { ids more }
+      reachableTools { ids more } unreachableTools { ids more } addedTools { ids more } removedTools { ids more } } } } }
 }`;
 
 // LISTS are the change lists shown, worst news first.
