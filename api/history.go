@@ -8,11 +8,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/graphql-go/graphql"
 
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/diff"
 	"github.com/skillgraph/skillgraph/queries/history"
 )
 
@@ -28,19 +30,50 @@ type HistoryReader interface {
 
 type historyKey struct{}
 
-// WithHistory returns a context whose history and trend fields read r.
-// Without one they answer the snapshot's own version alone.
+// historyCtx is what WithHistory puts in a request's context: the reader
+// and what the request read of it, so that the coveredSince of a list of
+// skills reads the history once.
+type historyCtx struct {
+	r  HistoryReader
+	mu sync.Mutex
+	// of the snapshot last asked for
+	snap *queries.Snapshot
+	all  []history.Version
+	err  error
+	keys map[*queries.Skill]string // the skills' names in a change list
+}
+
+// WithHistory returns a context whose history and trend fields (and
+// Skill.coveredSince and reachableSince) read r, once per request and
+// snapshot. Without one they answer the snapshot's own version alone.
 func WithHistory(ctx context.Context, r HistoryReader) context.Context {
-	return context.WithValue(ctx, historyKey{}, r)
+	return context.WithValue(ctx, historyKey{}, &historyCtx{r: r})
+}
+
+// read is the history up to s, read once.
+func (h *historyCtx) read(ctx context.Context, s *queries.Snapshot) ([]history.Version, map[*queries.Skill]string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.snap != s {
+		h.snap, h.keys = s, nil
+		h.all, h.err = h.r.History(ctx, s)
+	}
+	if h.keys == nil && h.err == nil {
+		h.keys = map[*queries.Skill]string{}
+		for k, sk := range diff.SkillKeys(s) {
+			h.keys[sk] = k
+		}
+	}
+	return h.all, h.keys, h.err
 }
 
 // versionsOf reads the history for a resolver, narrowed to since.
 func versionsOf(p graphql.ResolveParams) ([]history.Version, error) {
 	s := snap(p)
 	var all []history.Version
-	if r, ok := p.Context.Value(historyKey{}).(HistoryReader); ok {
+	if h, ok := p.Context.Value(historyKey{}).(*historyCtx); ok {
 		var err error
-		if all, err = r.History(p.Context, s); err != nil {
+		if all, _, err = h.read(p.Context, s); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 	} else {
@@ -306,7 +339,114 @@ func graphVersionType() *graphql.Object {
 		"commit":     field[history.Version](graphql.String, "the corpus's git HEAD when it was ingested, if it is a git work tree", func(v history.Version) any { return optString(v.Commit) }),
 		"commitTime": field[history.Version](graphql.String, "that commit's time (RFC 3339)", func(v history.Version) any { return rfc3339(v.Time) }),
 		"tallies":    field[history.Version](nn(tallies), "", func(v history.Version) any { return v.Tallies }),
+		"changes": field[history.Version](changesType(), "what changed state in this version against the version listed before it "+
+			"(the records pruning drops are merged into the next one kept); null when not known: the record was written without "+
+			"the snapshot before it (a first ingest, a triage decision, check --store), or merged with one that was",
+			func(v history.Version) any {
+				if v.Changes == nil {
+					return nil
+				}
+				return v.Changes
+			}),
 	}})
+}
+
+// changesType is VersionChanges, a history.StateChanges.
+func changesType() *graphql.Object {
+	ids := graphql.NewObject(graphql.ObjectConfig{Name: "ChangedIDs", Description: fmt.Sprintf("a bounded list of skill (package/id) or Tool names: "+
+		"at most %d, by name, and a count of the rest", history.MaxChangedIDs), Fields: graphql.Fields{
+		"ids":  field[history.IDs](strList(), "", func(l history.IDs) any { return l.IDs }),
+		"more": field[history.IDs](nn(graphql.Int), "names left out (after a merge, an upper bound)", func(l history.IDs) any { return l.More }),
+	}})
+	l := func(desc string, of func(*history.StateChanges) history.IDs) *graphql.Field {
+		return field[*history.StateChanges](nn(ids), desc, func(c *history.StateChanges) any { return of(c) })
+	}
+	return graphql.NewObject(graphql.ObjectConfig{Name: "VersionChanges", Description: "what changed state in one graph version (issue 24): the ids, bounded", Fields: graphql.Fields{
+		"newlyCovered":      l("skills covered now, not before", func(c *history.StateChanges) history.IDs { return c.NewlyCovered }),
+		"newlyUncovered":    l("skills covered before, not now", func(c *history.StateChanges) history.IDs { return c.NewlyUncovered }),
+		"reachableSkills":   l("skills the dispatch graph reaches now, not before", func(c *history.StateChanges) history.IDs { return c.ReachableSkills }),
+		"unreachableSkills": l("skills it reached before, not now", func(c *history.StateChanges) history.IDs { return c.UnreachableSkill }),
+		"addedSkills":       l("", func(c *history.StateChanges) history.IDs { return c.AddedSkills }),
+		"removedSkills":     l("", func(c *history.StateChanges) history.IDs { return c.RemovedSkills }),
+		"reachableTools":    l("Tools reached now, not before", func(c *history.StateChanges) history.IDs { return c.ReachableTools }),
+		"unreachableTools":  l("Tools reached before (or new), not now", func(c *history.StateChanges) history.IDs { return c.UnreachableTools }),
+		"addedTools":        l("", func(c *history.StateChanges) history.IDs { return c.AddedTools }),
+		"removedTools":      l("", func(c *history.StateChanges) history.IDs { return c.RemovedTools }),
+		"newErrors": field[*history.StateChanges](nn(graphql.Int), "error findings new in the version (after a merge, an upper bound)",
+			func(c *history.StateChanges) any { return c.NewErrors }),
+	}})
+}
+
+// sinceType is StateSince: the version from which a state holds.
+var sinceType = graphql.NewObject(graphql.ObjectConfig{Name: "StateSince", Description: "the graph version since which a state holds", Fields: graphql.Fields{
+	"version": field[history.Version](nn(graphql.Int), "", func(v history.Version) any { return int(v.Version) }),
+	"time":    field[history.Version](graphql.String, "when the version was recorded (RFC 3339)", func(v history.Version) any { return rfc3339(v.At) }),
+	"commit":  field[history.Version](graphql.String, "the corpus's git commit then, if known", func(v history.Version) any { return optString(v.Commit) }),
+}})
+
+// sinceField is Skill.coveredSince or reachableSince: the version since
+// which the skill's coverage (reachable false) or reachability holds.
+func sinceField(reachable bool) *graphql.Field {
+	what := "coverage (covered or not)"
+	if reachable {
+		what = "reachability (reachable or not)"
+	}
+	return &graphql.Field{Type: sinceType, Description: "the version since which its current " + what + " holds: the newest kept version whose " +
+		"changes name it as moving into that state, or as added; null when not known within the kept history (see docs/decisions.md)",
+		Resolve: func(p graphql.ResolveParams) (any, error) {
+			h, ok := p.Context.Value(historyKey{}).(*historyCtx)
+			if !ok {
+				return nil, nil
+			}
+			all, keys, err := h.read(p.Context, snap(p))
+			if err != nil {
+				return nil, fmt.Errorf("history: %w", err)
+			}
+			sk := p.Source.(*queries.Skill)
+			key, ok := keys[sk]
+			if !ok {
+				return nil, nil // a duplicate the change lists do not name
+			}
+			if v, ok := stateSince(all, key, reachable, sk); ok {
+				return v, nil
+			}
+			return nil, nil
+		}}
+}
+
+// stateSince walks the history newest first for the version since which
+// the skill named key is in its state: the first whose changes list it as
+// moving into it, or as added. It gives up (not known) at a version whose
+// changes are not known, or whose lists may hold it among the names they
+// left out, or list it moving out of the state it is in (a history that
+// contradicts the present), and when the kept history ends first.
+func stateSince(all []history.Version, key string, reachable bool, sk *queries.Skill) (history.Version, bool) {
+	for i := len(all) - 1; i >= 0; i-- {
+		c := all[i].Changes
+		if c == nil {
+			return history.Version{}, false
+		}
+		into, out := c.NewlyCovered, c.NewlyUncovered
+		if reachable {
+			into, out = c.ReachableSkills, c.UnreachableSkill
+		}
+		state := sk.Covered
+		if reachable {
+			state = sk.Reachable
+		}
+		if !state {
+			into, out = out, into
+		}
+		hasInto, knownInto := into.Has(key)
+		hasAdded, knownAdded := c.AddedSkills.Has(key)
+		if hasInto || hasAdded {
+			return all[i], true
+		}
+		if hasOut, _ := out.Has(key); hasOut || !knownInto || !knownAdded {
+			return history.Version{}, false
+		}
+	}
+	return history.Version{}, false
 }
 
 // historyFields are the Query fields of the stored history.

@@ -43,11 +43,13 @@ func skillType(t *types) *graphql.Object {
 					}
 					return nil, nil
 				}},
-				"reachable":    field[*queries.Skill](nn(graphql.Boolean), "", func(s *queries.Skill) any { return s.Reachable }),
-				"witness":      field[*queries.Skill](strList(), "shortest chain from a root", func(s *queries.Skill) any { return strs(s.Witness) }),
-				"alternatives": field[*queries.Skill](list(t.tool), "Tools of this skill that have an alternative", func(s *queries.Skill) any { return s.ToolsWithAlternatives() }),
-				"findings":     field[*queries.Skill](list(t.finding), "", func(s *queries.Skill) any { return s.Findings }),
-				"source":       field[*queries.Skill](graphql.String, "source file", func(s *queries.Skill) any { return srcPath(s.Source) }),
+				"reachable":      field[*queries.Skill](nn(graphql.Boolean), "", func(s *queries.Skill) any { return s.Reachable }),
+				"coveredSince":   sinceField(false),
+				"reachableSince": sinceField(true),
+				"witness":        field[*queries.Skill](strList(), "shortest chain from a root", func(s *queries.Skill) any { return strs(s.Witness) }),
+				"alternatives":   field[*queries.Skill](list(t.tool), "Tools of this skill that have an alternative", func(s *queries.Skill) any { return s.ToolsWithAlternatives() }),
+				"findings":       field[*queries.Skill](list(t.finding), "", func(s *queries.Skill) any { return s.Findings }),
+				"source":         field[*queries.Skill](graphql.String, "source file", func(s *queries.Skill) any { return srcPath(s.Source) }),
 				"text": {Type: graphql.String, Description: "the skill file as ingested (its Markdown with the front matter), read back from the corpus folder: " +
 					"null on a server that reads no corpus folder (a store-only replica) and when the file changed since the answered version",
 					Resolve: func(p graphql.ResolveParams) (any, error) {

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,85 @@ func TestBrowserTrend(t *testing.T) {
 		noHorizontalOverflow(t, ctx, theme+" overview")
 		if os.Getenv("SKILLGRAPH_NODE_MODULES") != "" || os.Getenv("SKILLGRAPH_REQUIRE_CONFORMANCE") == "1" {
 			axeCheck(t, ctx, axeSource(t), theme+" overview with the trend")
+		}
+	}
+}
+
+// TestBrowserTrendChanges: a point of the trend chart opens what changed
+// in its version (click or Enter), each name linking to its skill or
+// Tool; the version of the first ingest says its changes are not known;
+// a skill's page says since which version it is (un)covered and
+// (un)reachable, linking back. Both themes, axe clean, screenshots.
+func TestBrowserTrendChanges(t *testing.T) {
+	s, commits := trendSite(t)
+	out := os.Getenv("SKILLGRAPH_SCREENSHOTS")
+	if out == "" {
+		out = t.TempDir()
+	}
+	// The Tool removed in version 2 leaves skills uncovered: one of them.
+	var d struct {
+		History struct {
+			Edges []struct {
+				Node struct {
+					Version int
+					Changes *struct {
+						NewlyUncovered struct{ IDs []string }
+					}
+				}
+			}
+		}
+	}
+	s.query(t, `{ history { edges { node { version changes { newlyUncovered { ids } } } } } }`, nil, &d)
+	if len(d.History.Edges) != len(commits) || d.History.Edges[0].Node.Changes != nil || d.History.Edges[1].Node.Changes == nil ||
+		len(d.History.Edges[1].Node.Changes.NewlyUncovered.IDs) == 0 {
+		t.Fatalf("history %+v: want %d versions, the first without changes, the second uncovering skills", d, len(commits))
+	}
+	uncovered := d.History.Edges[1].Node.Changes.NewlyUncovered.IDs[0]
+	for _, theme := range []string{"light", "dark"} {
+		ctx := browser(t, 1280, 1400)
+		setTheme(t, ctx, theme)
+		run(t, ctx, "load overview", chromedp.Navigate(s.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`.trend-point`)))
+		eval[bool](t, ctx, "click version 2", `document.querySelector('.trend-point[data-version="2"]').dispatchEvent(new MouseEvent("click", {bubbles: true})), true`)
+		run(t, ctx, "version 2", chromedp.WaitVisible(chromedp.CSS(`[data-version="2"] #changes-summary`)))
+		if got := firstText(t, ctx, `#version-meta`); !strings.Contains(got, commits[1][:12]) {
+			t.Errorf("%s: version 2 meta %q, want its commit %s", theme, got, commits[1][:12])
+		}
+		if got := texts(t, ctx, `[data-list="removedTools"] li`); strings.Join(got, ",") != "outline-gen" {
+			t.Errorf("%s: removed Tools %v, want [outline-gen]", theme, got)
+		}
+		links := attrs(t, ctx, `[data-list="newlyUncovered"] a`, "href")
+		if len(links) != len(d.History.Edges[1].Node.Changes.NewlyUncovered.IDs) || !strings.HasSuffix(links[0], "#/skill/"+url.PathEscape(uncovered)) {
+			t.Fatalf("%s: newly uncovered links %v, want one per name, first to %s", theme, links, uncovered)
+		}
+		shoot(t, ctx, filepath.Join(out, "version-changes"+map[string]string{"light": "", "dark": "-dark"}[theme]+".png"))
+		axe := os.Getenv("SKILLGRAPH_NODE_MODULES") != "" || os.Getenv("SKILLGRAPH_REQUIRE_CONFORMANCE") == "1"
+		if axe {
+			axeCheck(t, ctx, axeSource(t), theme+" version 2's changes")
+		}
+
+		// The skill: uncovered since version 2, a link back to it.
+		run(t, ctx, "open the skill", chromedp.Click(chromedp.CSS(`[data-list="newlyUncovered"] a`)), chromedp.WaitVisible(chromedp.CSS(`#covered-since`)))
+		if got := firstText(t, ctx, `#covered-since`); !strings.HasPrefix(got, "version 2 · "+commits[1][:12]) {
+			t.Errorf("%s: covered-since %q, want version 2 and its commit", theme, got)
+		}
+		if got := eval[string](t, ctx, "label", `document.querySelector("#covered-since").previousElementSibling.textContent`); got != "Uncovered since" {
+			t.Errorf("%s: label %q, want Uncovered since", theme, got)
+		}
+		if got := attrs(t, ctx, `#covered-since a`, "href"); len(got) != 1 || !strings.HasSuffix(got[0], "#/version/2") {
+			t.Errorf("%s: covered-since links %v, want #/version/2", theme, got)
+		}
+		if axe {
+			axeCheck(t, ctx, axeSource(t), theme+" skill with its since")
+		}
+
+		// The keyboard: Enter on version 4's point; version 1 (the first
+		// ingest) has no changes to show.
+		run(t, ctx, "back to the overview", chromedp.Navigate(s.srv.URL+"/#/"), chromedp.WaitVisible(chromedp.CSS(`.trend-point`)))
+		run(t, ctx, "Enter on version 4", chromedp.Focus(chromedp.CSS(`.trend-point[data-version="4"]`)), chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(chromedp.CSS(`[data-version="4"] #changes-summary`)))
+		run(t, ctx, "version 1", chromedp.Navigate(s.srv.URL+"/#/version/1"), chromedp.WaitVisible(chromedp.CSS(`#changes-unknown`)))
+		if axe {
+			axeCheck(t, ctx, axeSource(t), theme+" version 1")
 		}
 	}
 }

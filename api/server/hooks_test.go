@@ -9,3 +9,8 @@ func SetBeforeWrite(s *Service, fn func()) { s.beforeWrite = fn }
 // an ingest's store write runs: tests hold the write until the update has
 // started, to see that one does not wait for the other.
 func SetUpdating(s *Service, fn func()) { s.updating = fn }
+
+// SetBeforeRecord makes s call fn with the version an ingest or triage
+// write committed, before s records its tallies after the commit: tests
+// see there what the write's own transaction recorded.
+func SetBeforeRecord(s *Service, fn func(v int64)) { s.beforeRecord = fn }

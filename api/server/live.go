@@ -62,6 +62,8 @@ type Service struct {
 	// updating, when set (tests), runs when the update of the snapshot
 	// computed while a store write runs (speculate) starts.
 	updating func()
+	// beforeRecord, when set (tests), runs when recordTallies starts.
+	beforeRecord func(v int64)
 }
 
 // ErrNotDurable refuses a write while the answers served are not yet those

@@ -11,6 +11,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/history"
 )
 
 // The ingests a Service runs: each prepares the corpora's changes, writes
@@ -71,6 +72,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		s.notServed(err)
 		return ingest.Result{}, err
 	}
+	prev := s.snap.Load() // what changed is against it (the tally record)
 	var pre *queries.Snapshot
 	if early && len(p.Changes()) > 0 {
 		pre = s.serveEarly(ctx, p, failed)
@@ -82,7 +84,8 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 	if s.beforeWrite != nil {
 		s.beforeWrite()
 	}
-	res, err := p.Apply(ctx, s.store)
+	rec := s.recordInWrite(p.Base, prev, failed, pre, next)
+	res, err := p.ApplyTallied(ctx, s.store, rec.tally, history.MergeData)
 	if err != nil {
 		if pre != nil {
 			msg := err.Error()
@@ -113,7 +116,7 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 	case next != nil && res.Version == p.Base+1:
 		// The write committed the version the update was computed for:
 		// no other writer came in between.
-		sp := <-next
+		sp := rec.speculated()
 		s.serveUpdate(sp.snap, len(res.Changes), sp.took, "while writing", true)
 		s.markServed()
 	default:
@@ -122,6 +125,9 @@ func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early
 		if s.advance(ctx, res.Changes, res.Version) {
 			s.markServed()
 		}
+	}
+	if rec.recorded == res.Version && res.Version > 0 {
+		s.recorded.Store(res.Version)
 	}
 	s.recordTallies(ctx, res.Version)
 	return res, nil

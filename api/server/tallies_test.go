@@ -184,3 +184,77 @@ func TestTalliesPerVersion(t *testing.T) {
 		t.Fatalf("%d trend points, want %d", len(tr.Trend), len(want))
 	}
 }
+
+// TestTalliesInTheWrite: an ingest that knows the snapshot of the version
+// it commits before the commit (the update computed alongside the write,
+// or the early snapshot served) records its tallies in the version's own
+// transaction, so they are in the store when the write returns; a first
+// write into an empty store and a triage decision are recorded right
+// after it. Either way the record is the served snapshot's.
+func TestTalliesInTheWrite(t *testing.T) {
+	ctx := context.Background()
+	corpus := filepath.Join(t.TempDir(), "harness")
+	gittest.CopyTree(t, "../../examples/harness", corpus)
+	st, err := graph.Open(ctx, "bbolt:"+filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := server.NewService(st, []string{corpus}, ingest.Options{}, nil, nil)
+	if _, err := svc.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	inWrite := map[int64]bool{} // by version: its record was there when the write returned
+	server.SetBeforeRecord(svc, func(v int64) {
+		have, _, err := history.Stored(ctx, st)
+		if err != nil {
+			t.Error(err)
+		}
+		inWrite[v] = len(have) > 0 && have[len(have)-1].Version == v
+	})
+	remove := func(name string) func() error {
+		return func() error { return os.Remove(filepath.Join(corpus, "tools", name)) }
+	}
+	for _, step := range []struct {
+		name    string
+		edit    func() error
+		run     func() error
+		inWrite bool
+	}{
+		{"the first write", nil, func() error { _, err := svc.IngestEarly(ctx); return err }, false},
+		{"an ingest, updated while written", remove("outline-gen.json"), func() error { _, err := svc.Ingest(ctx); return err }, true},
+		{"an early ingest", remove("fact-check.json"), func() error { _, err := svc.IngestEarly(ctx); return err }, true},
+		{"a triage decision", nil, func() error {
+			_, err := svc.RecordTriage(ctx, svc.Snapshot().Coverage.Uncovered[0].ID, "judgement", "")
+			return err
+		}, false},
+	} {
+		if step.edit != nil {
+			if err := step.edit(); err != nil {
+				t.Fatalf("%s: %v", step.name, err)
+			}
+		}
+		if err := step.run(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		snap := svc.Snapshot()
+		if got, ok := inWrite[snap.Version]; !ok || got != step.inWrite {
+			t.Fatalf("%s: version %d recorded in the write: %v (seen %v), want %v", step.name, snap.Version, got, ok, step.inWrite)
+		}
+		have, _, err := history.Stored(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := have[len(have)-1]
+		if want := history.Of(snap).Bounded(history.TopCodes); last.Version != snap.Version || !reflect.DeepEqual(last.Tallies, want) {
+			t.Fatalf("%s: last record version %d\n%+v\nwant version %d\n%+v", step.name, last.Version, last.Tallies, snap.Version, want)
+		}
+		// What changed is known where the snapshot before was: in the write.
+		if (last.Changes != nil) != step.inWrite {
+			t.Fatalf("%s: changes %+v, want them known: %v", step.name, last.Changes, step.inWrite)
+		}
+		if step.inWrite && len(last.Changes.RemovedTools.IDs) == 0 {
+			t.Fatalf("%s: removed Tools %v, want the file's", step.name, last.Changes.RemovedTools)
+		}
+	}
+}

@@ -120,6 +120,14 @@ export interface CatalogueEntry {
   toolSkill: ToolSkill;
 }
 
+/** a bounded list of skill (package/id) or Tool names: at most 64, by name, and a count of the rest */
+export interface ChangedIDs {
+  __typename?: "ChangedIDs";
+  ids: Scalars["String"][];
+  /** names left out (after a merge, an upper bound) */
+  more: Scalars["Int"];
+}
+
 /** A slash command: a root of reachability (a person invokes it). */
 export interface Command {
   __typename?: "Command";
@@ -257,6 +265,8 @@ export interface Gate {
 /** one committed graph version and its tallies */
 export interface GraphVersion {
   __typename?: "GraphVersion";
+  /** what changed state in this version against the version listed before it (the records pruning drops are merged into the next one kept); null when not known: the record was written without the snapshot before it (a first ingest, a triage decision, check --store), or merged with one that was */
+  changes: VersionChanges | null;
   /** the corpus's git HEAD when it was ingested, if it is a git work tree */
   commit: Scalars["String"] | null;
   /** that commit's time (RFC 3339) */
@@ -877,6 +887,8 @@ export interface Skill extends Node {
   /** Tools whose satisfies edge the contract contradicts */
   contradictedBy: Tool[];
   covered: Scalars["Boolean"];
+  /** the version since which its current coverage (covered or not) holds: the newest kept version whose changes name it as moving into that state, or as added; null when not known within the kept history (see docs/decisions.md) */
+  coveredSince: StateSince | null;
   description: Scalars["String"] | null;
   /** all tier evidence */
   evidence: Scalars["String"][];
@@ -900,6 +912,8 @@ export interface Skill extends Node {
   /** processes with a step naming it */
   processes: Process[];
   reachable: Scalars["Boolean"];
+  /** the version since which its current reachability (reachable or not) holds: the newest kept version whose changes name it as moving into that state, or as added; null when not known within the kept history (see docs/decisions.md) */
+  reachableSince: StateSince | null;
   /** an Agent Skill's other files (references, scripts, assets), relative to the corpus folder */
   resources: Scalars["String"][];
   /** lines of sh/bash/console blocks */
@@ -947,6 +961,16 @@ export interface Source {
   parser: Scalars["String"];
   path: Scalars["String"];
   sha256: Scalars["String"] | null;
+}
+
+/** the graph version since which a state holds */
+export interface StateSince {
+  __typename?: "StateSince";
+  /** the corpus's git commit then, if known */
+  commit: Scalars["String"] | null;
+  /** when the version was recorded (RFC 3339) */
+  time: Scalars["String"] | null;
+  version: Scalars["Int"];
 }
 
 export interface Step {
@@ -1130,6 +1154,29 @@ export interface TriageDecision {
 }
 
 export type Verdict = "judgement" | "mechanism" | "split";
+
+/** what changed state in one graph version (issue 24): the ids, bounded */
+export interface VersionChanges {
+  __typename?: "VersionChanges";
+  addedSkills: ChangedIDs;
+  addedTools: ChangedIDs;
+  /** error findings new in the version (after a merge, an upper bound) */
+  newErrors: Scalars["Int"];
+  /** skills covered now, not before */
+  newlyCovered: ChangedIDs;
+  /** skills covered before, not now */
+  newlyUncovered: ChangedIDs;
+  /** skills the dispatch graph reaches now, not before */
+  reachableSkills: ChangedIDs;
+  /** Tools reached now, not before */
+  reachableTools: ChangedIDs;
+  removedSkills: ChangedIDs;
+  removedTools: ChangedIDs;
+  /** skills it reached before, not now */
+  unreachableSkills: ChangedIDs;
+  /** Tools reached before (or new), not now */
+  unreachableTools: ChangedIDs;
+}
 
 export interface Viewer {
   __typename?: "Viewer";

@@ -36,7 +36,7 @@ func setupIngest(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer st.Close()
-		res, err := ingest.Run(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr), Progress: progressBar(stderr)})
+		res, err := ingestTallied(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr), Progress: progressBar(stderr)})
 		if err != nil {
 			return err
 		}

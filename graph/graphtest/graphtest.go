@@ -12,6 +12,7 @@ package graphtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,10 @@ func RunSuite(t *testing.T, h Harness) {
 		t.Run("KillHelper", func(t *testing.T) { killHelper(t, url) })
 		return
 	}
+	if url := os.Getenv(tallyKillEnv); url != "" {
+		t.Run("TallyKillHelper", func(t *testing.T) { tallyKillHelper(t, url) })
+		return
+	}
 	for _, tc := range []struct {
 		name string
 		fn   func(*testing.T, Harness)
@@ -90,6 +95,9 @@ func RunSuite(t *testing.T, h Harness) {
 		{"SourcesOf", testSourcesOf},
 		{"HasDigest", testHasDigest},
 		{"Tallies", testTallies},
+		{"TalliesInTransaction", testTalliesInTransaction},
+		{"TallyKill", testTallyKill},
+		{"TallyMerge", testTallyMerge},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, h) })
 	}

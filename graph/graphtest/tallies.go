@@ -26,7 +26,7 @@ func testTallies(t *testing.T, h Harness) {
 	if got, err := s.Tallies(ctx); err != nil || len(got) != 0 {
 		t.Fatalf("new store: tallies %v, err %v", got, err)
 	}
-	if err := s.PutTallies(ctx, 1, time.Now(), []byte("x")); err == nil {
+	if err := s.PutTallies(ctx, 1, time.Now(), []byte("x"), nil); err == nil {
 		t.Fatal("a record of version 1 in a store at version 0 was accepted")
 	}
 	for i := range 5 {
@@ -55,7 +55,7 @@ func testTallies(t *testing.T, h Harness) {
 		{"over the bound", 5, now, strings.Repeat("x", graph.MaxTallyRecord+1), "bytes", "2@30=two\x00\xff 4@0=FOUR"},
 		{"another recent", 5, now.Add(-time.Minute), "five", "", "2@30=two\x00\xff 4@0=FOUR 5@0=five"},
 	} {
-		err := s.PutTallies(ctx, tc.v, tc.at, []byte(tc.data))
+		err := s.PutTallies(ctx, tc.v, tc.at, []byte(tc.data), nil)
 		if (err != nil) != (tc.wantErr != "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
 			t.Fatalf("%s: PutTallies: %v, want an error containing %q", tc.name, err, tc.wantErr)
 		}

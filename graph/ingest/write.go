@@ -15,11 +15,22 @@ import (
 func (p *Prepared) Apply(ctx context.Context, store *graph.Store) (res Result, err error) {
 	ctx, span := startSpan(ctx, "ingest.apply", nil)
 	defer func() { endSpan(span, res, err) }()
-	return p.apply(ctx, store)
+	return p.apply(ctx, store, nil, nil)
+}
+
+// ApplyTallied is Apply with tally's record of the new version committed
+// in the version's own transaction (graph.Store.ApplyTallied). A first
+// write into an empty store (written while converted, or through a
+// graph.FirstWriter) takes no record: the caller records that version
+// after the commit. Nothing changed, nothing is recorded.
+func (p *Prepared) ApplyTallied(ctx context.Context, store *graph.Store, tally graph.TallyFunc, merge graph.TallyMerge) (res Result, err error) {
+	ctx, span := startSpan(ctx, "ingest.apply", nil)
+	defer func() { endSpan(span, res, err) }()
+	return p.apply(ctx, store, tally, merge)
 }
 
 // apply is Apply inside its span.
-func (p *Prepared) apply(ctx context.Context, store *graph.Store) (Result, error) {
+func (p *Prepared) apply(ctx context.Context, store *graph.Store, tally graph.TallyFunc, merge graph.TallyMerge) (Result, error) {
 	res := p.res
 	res.stamps, res.probes = nil, nil
 	if len(p.changes) == 0 {
@@ -48,7 +59,7 @@ func (p *Prepared) apply(ctx context.Context, store *graph.Store) (Result, error
 			streamed = true
 			v, err = p.writeFirst(ctx, w)
 		} else if err == nil {
-			v, err = store.Apply(ctx, p.changes)
+			v, err = store.ApplyTallied(ctx, p.changes, tally, merge)
 		}
 	}
 	if err != nil {

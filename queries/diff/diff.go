@@ -259,6 +259,13 @@ func (k keyer) tool(t *queries.Tool, multi bool) string {
 	return t.ID
 }
 
+// SkillKeys are s's skills by the name Report gives them (package/id,
+// instance-prefixed in a multi-instance graph; the first of a duplicate).
+func SkillKeys(s *queries.Snapshot) map[string]*queries.Skill { return skillsByKey(s, keyer{}) }
+
+// ToolKeys are s's Tools by the name Report gives them.
+func ToolKeys(s *queries.Snapshot) map[string]*queries.Tool { return toolsByKey(s, keyer{}) }
+
 func skillsByKey(s *queries.Snapshot, k keyer) map[string]*queries.Skill {
 	m := map[string]*queries.Skill{}
 	multi := len(s.Instances) > 1

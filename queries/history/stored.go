@@ -17,6 +17,10 @@ type Version struct {
 	// At is when its record was written (its commit to the store).
 	At time.Time `json:"at"`
 	Record
+	// Changes is what changed state in the version against the record
+	// before it; nil when not known (the record was written without the
+	// snapshot before it, or merged with one that was).
+	Changes *StateChanges `json:"-"`
 }
 
 // RecordOf is the record of snap: its tallies, and the HEAD commit of the
@@ -36,13 +40,68 @@ func RecordOf(snap *queries.Snapshot, corpus string) Record {
 }
 
 // Put stores rec as the record of graph version v, written at at (see
-// graph.Store.PutTallies).
-func Put(ctx context.Context, st *graph.Store, v int64, at time.Time, rec Record) error {
-	data, err := rec.MarshalBinary()
+// graph.Store.PutTallies), with what changed in it when known (nil: not).
+func Put(ctx context.Context, st *graph.Store, v int64, at time.Time, rec Record, changes *StateChanges) error {
+	data, err := Encode(rec, changes)
 	if err != nil {
 		return fmt.Errorf("tallies of version %d: %w", v, err)
 	}
-	return st.PutTallies(ctx, v, at, data)
+	return st.PutTallies(ctx, v, at, data, MergeData)
+}
+
+// Encode is the data the store keeps of a version: rec's RecordSize bytes,
+// then changes when known (a reader of the first format, which wants
+// exactly RecordSize bytes, leaves such a record out).
+func Encode(rec Record, changes *StateChanges) ([]byte, error) {
+	data, err := rec.MarshalBinary()
+	if err != nil || changes == nil {
+		return data, err
+	}
+	ch, err := encodeChanges(changes)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, ch...), nil
+}
+
+// decode reads what Encode wrote. Changes that do not decode are not
+// known (nil), the record is kept.
+func decode(data []byte) (Record, *StateChanges, error) {
+	var r Record
+	if len(data) < RecordSize {
+		return r, nil, r.UnmarshalBinary(data)
+	}
+	if err := r.UnmarshalBinary(data[:RecordSize]); err != nil {
+		return r, nil, err
+	}
+	if len(data) == RecordSize {
+		return r, nil, nil
+	}
+	ch, err := decodeChanges(data[RecordSize:])
+	if err != nil {
+		return r, nil, nil
+	}
+	return r, ch, nil
+}
+
+// MergeData is the graph.TallyMerge of the records Encode writes: later's
+// tallies, with the changes of both steps merged (Merge); when either's
+// changes are not known, neither are the merged ones.
+func MergeData(earlier, later []byte) []byte {
+	_, ech, err1 := decode(earlier)
+	lr, lch, err2 := decode(later)
+	if err2 != nil {
+		return later // not ours to rewrite
+	}
+	var ch *StateChanges
+	if err1 == nil && ech != nil && lch != nil {
+		ch = Merge(ech, lch)
+	}
+	data, err := Encode(lr, ch)
+	if err != nil {
+		return later[:RecordSize]
+	}
+	return data
 }
 
 // Stored reads the store's records, oldest version first. A record this
@@ -55,7 +114,8 @@ func Stored(ctx context.Context, st *graph.Store) (out []Version, skipped int, e
 	}
 	for _, r := range recs {
 		v := Version{Version: r.Version, At: r.At}
-		if err := v.Record.UnmarshalBinary(r.Data); err != nil {
+		var err error
+		if v.Record, v.Changes, err = decode(r.Data); err != nil {
 			skipped++
 			continue
 		}

@@ -17,6 +17,7 @@ import { viewPlugins } from "./js/views/plugins.js";
 import { viewPlugin } from "./js/views/plugin.js";
 import { viewToolSkills } from "./js/views/toolskills.js";
 import { viewPackage } from "./js/views/package.js";
+import { viewVersion } from "./js/views/version.js";
 
 registerView("overview", (parts, params) => viewOverview(params));
 registerView("queue", (parts, params) => viewQueue(params));
@@ -30,6 +31,7 @@ registerView("plugins", (parts, params) => viewPlugins(params));
 registerView("plugin", (parts, params) => viewPlugin(parts[0] || "", params));
 registerView("tool-skills", () => viewToolSkills());
 registerView("package", (parts) => viewPackage(parts[0] || ""));
+registerView("version", (parts) => viewVersion(parts[0] || ""));
 
 document.getElementById("skip-link").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
 window.addEventListener("hashchange", route);

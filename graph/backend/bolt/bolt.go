@@ -66,6 +66,9 @@ type store struct {
 	// every block again (the file lock keeps other writers out; readers
 	// still verify what they read).
 	ckptWhole atomic.Int64
+	// tally is the hook of the ApplyTallied running (nil otherwise; the
+	// graph.Store lock serialises writes), called by finishKV.
+	tally backend.TallyHook
 }
 
 // Close is backend.Backend.Close.
@@ -249,6 +252,9 @@ func (s *store) finishKV(ctx context.Context, old, next int64, dels, adds []grap
 	}
 	if err := s.writeCheckpoint(ctx, old, next, blocks, own, leftovers); err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
+	}
+	if err := s.writeTally(ctx, tx, next); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -24,22 +24,14 @@ func tallyKey(v int64) hkv.Key {
 
 // PutTallies is backend.TallyKeeper.PutTallies, in a transaction of its
 // own.
-func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []int64) error {
+func (s *store) PutTallies(ctx context.Context, recs []backend.TallyRecord, drop []int64) error {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write tallies: %w", err)
 	}
 	tx, _ := s.kv.Tx(ctx, true) // the transaction just begun
-	val := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(rec.Data)), uint64(rec.At.UnixNano()))
-	err := tx.Put(ctx, tallyKey(rec.Version), append(val, rec.Data...))
-	for _, v := range drop {
-		if err != nil {
-			break
-		}
-		err = tx.Del(ctx, tallyKey(v))
-	}
-	if err != nil {
+	if err := putTally(ctx, tx, recs, drop); err != nil {
 		s.kv.abort()
-		return fmt.Errorf("write tallies: %w", err)
+		return err
 	}
 	if err := s.kv.commit(ctx); err != nil {
 		return fmt.Errorf("commit tallies: %w", err)
@@ -77,4 +69,48 @@ func (s *store) Tallies(ctx context.Context, data bool) ([]backend.TallyRecord, 
 		out = append(out, r)
 	}
 	return out, it.Err()
+}
+
+// putTally writes recs and deletes the records of drop in tx.
+func putTally(ctx context.Context, tx hkv.Tx, recs []backend.TallyRecord, drop []int64) error {
+	var err error
+	for _, rec := range recs {
+		if err != nil {
+			break
+		}
+		val := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(rec.Data)), uint64(rec.At.UnixNano()))
+		err = tx.Put(ctx, tallyKey(rec.Version), append(val, rec.Data...))
+	}
+	for _, v := range drop {
+		if err != nil {
+			break
+		}
+		err = tx.Del(ctx, tallyKey(v))
+	}
+	if err != nil {
+		return fmt.Errorf("write tallies: %w", err)
+	}
+	return nil
+}
+
+// ApplyTallied is backend.TallyApplier.ApplyTallied: Apply, with the
+// hook's record written by finishKV in the ingest's last transaction, the
+// one that commits the version bump.
+func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook backend.TallyHook) (int64, error) {
+	s.tally = hook
+	defer func() { s.tally = nil }()
+	return s.Apply(ctx, changes)
+}
+
+// writeTally writes, in tx (the transaction committing version next), the
+// record the running ApplyTallied's hook gives, if any.
+func (s *store) writeTally(ctx context.Context, tx hkv.Tx, next int64) error {
+	if s.tally == nil {
+		return nil
+	}
+	recs, drop, err := s.tally(ctx, next)
+	if err != nil || len(recs)+len(drop) == 0 {
+		return err
+	}
+	return putTally(ctx, tx, recs, drop)
 }

@@ -46,14 +46,33 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 // Apply is backend.Backend.Apply. Nothing can fail half-way: every delta
 // is computed before the first is applied.
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
+	return s.ApplyTallied(ctx, changes, nil)
+}
+
+// ApplyTallied is backend.TallyApplier.ApplyTallied: the hook runs after
+// the plan and before the first delta is applied, so its failure leaves
+// the store as it was, and its record goes in under the same lock as the
+// version (graph.Store's).
+func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook backend.TallyHook) (int64, error) {
 	p, err := backend.PlanApply(ctx, s, s.IndexDeltas, changes)
 	if err != nil {
 		return 0, err
+	}
+	var recs []backend.TallyRecord
+	var drop []int64
+	if hook != nil {
+		if recs, drop, err = hook(ctx, p.Next); err != nil {
+			return 0, err
+		}
+		if err := ctx.Err(); err != nil { // cancelled while the record was made: nothing is written
+			return 0, err
+		}
 	}
 	if err := backend.WriteBatches(context.Background(), s.QS, p.Dels, p.Adds); err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	s.put(backend.ChangeStamps(changes))
+	_ = s.PutTallies(ctx, recs, drop) // cannot fail
 	return p.Next, nil
 }
 

@@ -10,12 +10,14 @@ import (
 )
 
 // PutTallies is backend.TallyKeeper.PutTallies.
-func (s *store) PutTallies(_ context.Context, rec backend.TallyRecord, drop []int64) error {
+func (s *store) PutTallies(_ context.Context, recs []backend.TallyRecord, drop []int64) error {
 	if s.talls == nil {
 		s.talls = map[int64]backend.TallyRecord{}
 	}
-	rec.Data = bytes.Clone(rec.Data)
-	s.talls[rec.Version] = rec
+	for _, rec := range recs {
+		rec.Data = bytes.Clone(rec.Data)
+		s.talls[rec.Version] = rec
+	}
 	for _, v := range drop {
 		delete(s.talls, v)
 	}

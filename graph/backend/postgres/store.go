@@ -83,6 +83,14 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 // writers in other processes are serialised by an advisory lock held for
 // the whole Apply, so each reads the version its predecessor committed.
 func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, error) {
+	return s.ApplyTallied(ctx, changes, nil)
+}
+
+// ApplyTallied is backend.TallyApplier.ApplyTallied: Apply, with the
+// hook's record written in the same database transaction, so a replica
+// sees the version and its record together, and a failed write leaves
+// neither.
+func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook backend.TallyHook) (int64, error) {
 	unlock, err := s.lockWriter(ctx)
 	if err != nil {
 		return 0, err
@@ -97,7 +105,9 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 		return 0, err
 	}
 	// One database transaction, however large: the rows are Cayley's (see
-	// writeDeltas), batched, and the checkpoint goes with them.
+	// writeDeltas), batched, and the checkpoint and the version's tally
+	// record go with them, so a replica sees the three together and a
+	// failed write leaves none of them.
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
@@ -108,6 +118,17 @@ func (s *store) Apply(ctx context.Context, changes []backend.Change) (int64, err
 	}
 	if err := s.writeCheckpointTx(ctx, tx, p.Old, p.Next, changes); err != nil {
 		return 0, fmt.Errorf("write checkpoint: %w", err)
+	}
+	if hook != nil {
+		recs, drop, err := hook(ctx, p.Next)
+		if err != nil {
+			return 0, fmt.Errorf("tally record: %w", err)
+		}
+		if len(recs)+len(drop) > 0 {
+			if err := putTally(ctx, tx, recs, drop); err != nil {
+				return 0, err
+			}
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("commit graphs: %w", err)

@@ -15,23 +15,33 @@ const sqlTallySchema = `CREATE TABLE IF NOT EXISTS skillgraph_tallies (version b
 
 // PutTallies is backend.TallyKeeper.PutTallies: one transaction, so a
 // replica sees the new record and the pruned ones together.
-func (s *store) PutTallies(ctx context.Context, rec backend.TallyRecord, drop []int64) error {
+func (s *store) PutTallies(ctx context.Context, recs []backend.TallyRecord, drop []int64) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write tallies: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_tallies (version, at, data) VALUES ($1, $2, $3)
-		ON CONFLICT (version) DO UPDATE SET at = EXCLUDED.at, data = EXCLUDED.data`, rec.Version, rec.At, rec.Data); err != nil {
-		return fmt.Errorf("write tallies: %w", err)
+	if err := putTally(ctx, tx, recs, drop); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit tallies: %w", err)
+	}
+	return nil
+}
+
+// putTally writes recs and deletes the records of drop in tx.
+func putTally(ctx context.Context, tx *sql.Tx, recs []backend.TallyRecord, drop []int64) error {
+	for _, rec := range recs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO skillgraph_tallies (version, at, data) VALUES ($1, $2, $3)
+			ON CONFLICT (version) DO UPDATE SET at = EXCLUDED.at, data = EXCLUDED.data`, rec.Version, rec.At, rec.Data); err != nil {
+			return fmt.Errorf("write tallies: %w", err)
+		}
 	}
 	for _, v := range drop {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM skillgraph_tallies WHERE version = $1`, v); err != nil {
 			return fmt.Errorf("prune tallies: %w", err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit tallies: %w", err)
 	}
 	return nil
 }

@@ -5,7 +5,7 @@
 // anyone who wants them as text.
 
 import { gql } from "./api.js";
-import { clear, h, n, section, svgEl } from "./dom.js";
+import { clear, h, link, n, section, svgEl } from "./dom.js";
 
 export const TREND = `query Trend {
   coverage: trend(metric: COVERAGE) { version time commit value }
@@ -92,7 +92,8 @@ function fill(body, d) {
   // version and marks its points.
   const marks = [];
   rs.forEach((r, i) => {
-    const g = svgEl("g", { class: "trend-point", tabindex: 0, role: "img", "aria-label": describe(r), "data-version": r.version });
+    // A point is a link to what changed in its version: click or Enter.
+    const g = svgEl("g", { class: "trend-point", tabindex: 0, role: "link", "aria-label": describe(r) + ". Show what changed", "data-version": r.version });
     const half = rs.length === 1 ? 20 : (W - L - R) / (rs.length - 1) / 2;
     g.appendChild(svgEl("rect", { x: x(i) - half, y: T, width: 2 * half, height: H - T - B, class: "trend-band" }));
     for (const s of SERIES) {
@@ -106,6 +107,9 @@ function fill(body, d) {
     };
     g.addEventListener("mouseenter", show);
     g.addEventListener("focus", show);
+    const open = () => { location.hash = "#/version/" + r.version; };
+    g.addEventListener("click", open);
+    g.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); open(); } });
     marks.push(g);
     svg.appendChild(g);
   });
@@ -124,7 +128,7 @@ function fill(body, d) {
     h("caption", null, "Coverage and findings per graph version, oldest first"),
     h("thead", null, h("tr", null, ["Version", "Recorded", "Commit", "Coverage", "Skills", "Errors", "Warnings", "Info"].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", null, rs.map((r) => h("tr", { "data-version": r.version },
-      h("th", { scope: "row" }, String(r.version)), h("td", null, day(r.time)), h("td", null, r.commit ? h("code", null, short(r.commit)) : "—"),
+      h("th", { scope: "row" }, link("#/version/" + r.version, String(r.version), { class: "version-link" })), h("td", null, day(r.time)), h("td", null, r.commit ? h("code", null, short(r.commit)) : "—"),
       h("td", null, percent(r.coverage)), h("td", null, n(r.skills)), h("td", null, n(r.errors)), h("td", null, n(r.warnings)), h("td", null, n(r.infos))))));
   body.append(h("figure", { class: "chart" }, svg, legend, readout),
     h("details", { class: "trend-numbers" }, h("summary", null, "The numbers as a table"), h("div", { class: "table-wrap" }, table)));

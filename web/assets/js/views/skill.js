@@ -21,6 +21,7 @@ export const SKILL = `query Skill($id: ID!) {
     toolSkills { key title summary }
     steps { id key element name automation lane line process { id stem name source } }
     reachable witness
+    coveredSince { version commit time } reachableSince { version commit time }
     alternatives { id title ...SelectionFields alternatives { id title ...SelectionFields } }
     findings { ...FindingFields }
     triage { verdict note recordedAt }
@@ -55,6 +56,8 @@ export async function viewSkill(id, params) {
           s.resources.length ? [h("dt", null, "Resources"), h("dd", null, h("ul", { class: "plain resources", id: "skill-resources" },
             s.resources.map((r) => h("li", null, h("code", { class: "file" }, r)))))] : null,
           s.shellBlocks.length ? [h("dt", null, "Shell blocks"), h("dd", null, s.shellBlocks.map((l, i) => [i ? ", " : "", fileLine(s.source, l)]))] : null,
+          h("dt", null, s.covered ? "Covered since" : "Uncovered since"), h("dd", { id: "covered-since" }, sinceView(s.coveredSince)),
+          h("dt", null, s.reachable ? "Reachable since" : "Unreachable since"), h("dd", { id: "reachable-since" }, sinceView(s.reachableSince)),
           h("dt", null, "Input contract"), h("dd", { id: "contract" }, contractView(s.contract)),
           h("dt", null, "Evidence"), h("dd", null, evidenceList(s)),
           h("dt", null, "IRI"), h("dd", null, h("code", { class: "iri" }, s.iri)))),
@@ -65,6 +68,14 @@ export async function viewSkill(id, params) {
     altCard(s),
     section("Findings", "h-findings", findingsTable(s.findings, "No finding names this skill.")));
   return root;
+}
+
+// sinceView names the version since which a state holds (a link to what
+// changed in it), or says the kept history cannot tell.
+function sinceView(v) {
+  if (!v) return h("span", { class: "muted" }, "not known within the kept history");
+  return [link("#/version/" + v.version, "version " + v.version, { class: "version-link" }),
+    v.commit ? [" · ", h("code", null, v.commit.slice(0, 12))] : null, v.time ? " · " + v.time.slice(0, 10) : null];
 }
 
 export function contractView(c) {
