@@ -156,3 +156,35 @@ func editJSON(t *testing.T, path string, edit func(map[string]any)) {
 		return string(out) + "\n"
 	})
 }
+
+// TestProgramsInstalledEqualsNaive holds the install-word index to the
+// plain rule it replaced: a program is installed when some Tool's install
+// object, split into words, names it, or (not dynamic) it is a path.
+func TestProgramsInstalledEqualsNaive(t *testing.T) {
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 200, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	for _, corpus := range append([]string{root}, propertyCorpora...) {
+		_, s := ingestBuild(t, corpus)
+		if len(s.Programs) == 0 {
+			t.Fatalf("%s: no program to check", corpus)
+		}
+		var installed int
+		for _, p := range s.Programs {
+			want := !p.Dynamic && strings.Contains(p.Name, "/")
+			for _, tl := range s.Tools {
+				for _, w := range strings.FieldsFunc(tl.InstallJSON, installSep) {
+					want = want || w == p.Name
+				}
+			}
+			if p.Installed != want {
+				t.Errorf("%s: program %s installed %v, want %v", corpus, p.Name, p.Installed, want)
+			}
+			if want {
+				installed++
+			}
+		}
+		t.Logf("%s: %d programs, %d installed", corpus, len(s.Programs), installed)
+	}
+}
