@@ -20,8 +20,12 @@ func BenchmarkUpdate(b *testing.B) {
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
-				if n := f.before.Update(f.changes, f.version); n.lk != f.before.lk {
+				n := f.before.Update(f.changes, f.version)
+				if n.lk != f.before.lk {
 					b.Fatal("an edited description changed the shape")
+				}
+				if !n.Reach.reused {
+					b.Fatal("an edited description changed the dispatch graph: the walk was not reused")
 				}
 			}
 			reportCPU(b, start, 0)
