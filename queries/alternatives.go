@@ -47,10 +47,21 @@ func (t *Tool) Signature() string {
 func (s *Snapshot) alternatives(out *findings) {
 	var a Alternatives
 	alt := map[*Tool]map[*Tool]bool{}
+	// Each Tool's signature once: a Tool valid for many skills was
+	// signed again for each (half of this analysis at 1k skills).
+	sigOf := make(map[*Tool]string, len(s.Tools))
+	signature := func(t *Tool) string {
+		sig, ok := sigOf[t]
+		if !ok {
+			sig = t.Signature()
+			sigOf[t] = sig
+		}
+		return sig
+	}
 	for _, sk := range s.Skills {
 		bySig := map[string][]*Tool{}
 		for _, t := range sk.Tools {
-			if sig := t.Signature(); sig != "" {
+			if sig := signature(t); sig != "" {
 				bySig[sig] = append(bySig[sig], t)
 			}
 		}

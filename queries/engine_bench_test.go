@@ -43,6 +43,9 @@ func engineSetup(b *testing.B, n int) *engineFixture {
 	if n >= 10000 && os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
 		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
 	}
+	if n >= 100000 && os.Getenv("SKILLGRAPH_BENCH_100K") != "1" {
+		b.Skip("set SKILLGRAPH_BENCH_100K=1 (and SKILLGRAPH_BENCH_LARGE=1) to run the 100k-skill benchmarks: the setup ingests for minutes and holds several GB")
+	}
 	fixtureMu.Lock()
 	defer fixtureMu.Unlock()
 	if f := fixtures[n]; f != nil {

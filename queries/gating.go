@@ -74,20 +74,26 @@ func (t *Tool) program() (string, bool) {
 	return w, strings.Contains(w, "$")
 }
 
-// installs reports whether a Tool's install object names the program.
-func installs(t *Tool, prog string) bool {
-	if t.InstallJSON == "" {
-		return false
-	}
-	f := func(r rune) bool {
-		return r == ' ' || r == '"' || r == ',' || r == ':' || r == '/' || r == '{' || r == '}' || r == '[' || r == ']'
-	}
-	for _, w := range strings.FieldsFunc(t.InstallJSON, f) {
-		if w == prog {
-			return true
+// installWords are the words of every Tool's install object: a program is
+// installed when some Tool's install names it. Made once per analysis
+// rather than splitting every install object again for each program
+// (programs × Tools: a fifth of an Update's CPU at 1k skills).
+func installWords(ts []*Tool) map[string]bool {
+	words := map[string]bool{}
+	for _, t := range ts {
+		if t.InstallJSON == "" {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(t.InstallJSON, installSep) {
+			words[w] = true
 		}
 	}
-	return false
+	return words
+}
+
+// installSep splits an install object's JSON into words.
+func installSep(r rune) bool {
+	return r == ' ' || r == '"' || r == ',' || r == ':' || r == '/' || r == '{' || r == '}' || r == '[' || r == ']'
 }
 
 func installNone(t *Tool) bool { return strings.Contains(t.InstallJSON, `"none":true`) }
@@ -116,14 +122,14 @@ func (s *Snapshot) programs(out *findings) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	var installed map[string]bool
+	if len(names) > 0 {
+		installed = installWords(s.Tools)
+	}
 	for _, n := range names {
 		p := byName[n]
 		sort.Slice(p.Skills, func(i, j int) bool { return p.Skills[i].ID < p.Skills[j].ID })
-		for _, t := range s.Tools {
-			if installs(t, p.Name) {
-				p.Installed = true
-			}
-		}
+		p.Installed = installed[p.Name]
 		// A path is a script of the repository, not a program to install.
 		if !p.Dynamic && strings.Contains(p.Name, "/") {
 			p.Installed = true

@@ -26,6 +26,7 @@ type Reachability struct {
 	adj     [][]int32
 	hasOut  []bool
 	witness [][]string
+	reused  bool // the walk was the previous snapshot's (sameWalk)
 }
 
 // Path returns a shortest chain of dispatch edges from one node key to
@@ -175,7 +176,11 @@ func (s *Snapshot) reachability(out *findings) {
 	}
 	r := newReachability(s.lk.reach)
 	called := s.dispatchEdges(r)
-	r.walk(s.entryRoots(r, called))
+	var prev *Reachability
+	if p := s.prev; p != nil && p.lk == s.lk {
+		prev = &p.Reach
+	}
+	r.walk(s.entryRoots(r, called), prev)
 	s.recordWitnesses(r, out)
 	s.callCycles(out)
 	s.Reach = *r
@@ -324,8 +329,10 @@ func (s *Snapshot) listingRoots(r *Reachability, roots map[int32]bool) {
 // chain. Neighbours are put in key order, once each, first: the walk
 // visits them in that order, so witnesses are the same whatever order
 // edges came in (every edge ends at an entity, whose ids are in key
-// order).
-func (r *Reachability) walk(roots map[int32]bool) {
+// order). When prev (the dispatch graph of the snapshot this one updates)
+// has the same nodes, edges and roots, the walk is its walk: its
+// witnesses are taken instead of walked again (sameWalk).
+func (r *Reachability) walk(roots map[int32]bool, prev *Reachability) {
 	for k, ns := range r.adj {
 		if len(ns) > 1 {
 			slices.Sort(ns)
@@ -339,6 +346,11 @@ func (r *Reachability) walk(roots map[int32]bool) {
 	slices.SortFunc(rootIDs, func(a, b int32) int { return strings.Compare(r.keys[a], r.keys[b]) })
 	for _, k := range rootIDs {
 		r.Roots = append(r.Roots, r.keys[k])
+	}
+	if r.sameWalk(prev) {
+		// Read-only once made, like every witness the entities share.
+		r.Roots, r.witness, r.reused = prev.Roots, prev.witness, true
+		return
 	}
 	r.witness = make([][]string, len(r.keys))
 	queue := append([]int32(nil), rootIDs...)
@@ -358,6 +370,30 @@ func (r *Reachability) walk(roots map[int32]bool) {
 			}
 		}
 	}
+}
+
+// sameWalk reports whether prev's walk is this graph's: the walk depends
+// only on the node keys (ids in key order), each node's sorted neighbours
+// and the roots, so when all three are equal so is every witness. The
+// check is a comparison of ids, far cheaper than the walk, which makes a
+// witness per reachable node. Called with r's neighbours sorted and its
+// roots recorded.
+func (r *Reachability) sameWalk(prev *Reachability) bool {
+	if prev == nil || prev.base != r.base || len(prev.keys) != len(r.keys) || len(prev.adj) != len(r.adj) ||
+		!slices.Equal(prev.Roots, r.Roots) {
+		return false
+	}
+	// The base's keys are one shared slice: only the interned listings
+	// and triggers after them can differ.
+	if !slices.Equal(prev.keys[len(r.base.keys):], r.keys[len(r.base.keys):]) {
+		return false
+	}
+	for i, ns := range r.adj {
+		if !slices.Equal(ns, prev.adj[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // recordWitnesses writes each entity's witness and whether it is

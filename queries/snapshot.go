@@ -56,8 +56,13 @@ type Snapshot struct {
 	srcPkg     map[*Source]string // packageOf, made on first use
 	srcPkgOnce sync.Once
 	lk         *lookups // indexes into the slabs, shared by snapshots of one shape
-	shape      []*node  // nodes but the stored findings: what lk's node places index
-	ownLookups bool     // lk was made for this snapshot: its analyses fill lk's caches
+	// prev is the snapshot this one updates, while its analyses run: an
+	// analysis that proves its inputs unchanged takes prev's result
+	// (incremental analyses, issue #27). Dropped when they are done, so a
+	// snapshot never holds its predecessors.
+	prev       *Snapshot
+	shape      []*node // nodes but the stored findings: what lk's node places index
+	ownLookups bool    // lk was made for this snapshot: its analyses fill lk's caches
 
 	// The entities of each kind in node order: the lists above point into
 	// them, the lookups give places in them.
@@ -103,7 +108,9 @@ func (s *Snapshot) Update(changes []graph.Change, version int64) *Snapshot {
 	n := link(nodes, s)
 	n.Version = version
 	n.BuiltAt = time.Now().UTC()
+	n.prev = s
 	n.analyse()
+	n.prev = nil
 	return n
 }
 

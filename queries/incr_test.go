@@ -1,0 +1,190 @@
+package queries
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skillgraph/skillgraph/graph/ingest"
+	"github.com/skillgraph/skillgraph/ingest/gen"
+)
+
+// TestUpdateEqualsBuildAfterShapeKeepingEdits: on a larger generated model
+// (the benchmarks' generator and shape, at a size the race detector runs
+// in seconds), a random sequence of edits that mostly keep the shape —
+// so the incremental analyses run — answers like a rebuild after every
+// step: descriptions (the dispatch graph is unchanged: the walk is
+// reused), a Tool's satisfied skills moved or dropped and its install
+// changed (the graph changes: the walk runs again), and now and then a
+// copied file (a new shape: the full path). The test also asserts that
+// each path was taken, so that it cannot pass by never reusing.
+func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 300, Seed: 27}); err != nil {
+		t.Fatal(err)
+	}
+	st, cur := ingestBuild(t, root)
+	var skillNames []string
+	for _, sk := range cur.Skills {
+		skillNames = append(skillNames, sk.ID)
+	}
+	rng := rand.New(rand.NewPCG(27, 3))
+	var reused, walked, reshaped int
+	for step := range 30 {
+		skills, tools := filesUnder(t, root, "skills", ".md"), filesUnder(t, root, "tools", ".json")
+		var op string
+		switch k := rng.IntN(10); {
+		case k < 3:
+			f := skills[rng.IntN(len(skills))]
+			op = "describe " + f
+			rewrite(t, f, func(b string) string {
+				return strings.Replace(b, "description: ", fmt.Sprintf("description: Edited %d. ", step), 1)
+			})
+		case k < 5:
+			f := tools[rng.IntN(len(tools))]
+			op = "describe " + f
+			editJSON(t, f, func(m map[string]any) { m["description"] = fmt.Sprintf("Edited %d.", step) })
+		case k < 7:
+			f := tools[rng.IntN(len(tools))]
+			to := skillNames[rng.IntN(len(skillNames))]
+			op = "retarget " + f + " to " + to
+			editJSON(t, f, func(m map[string]any) { m["satisfies"] = []any{to} })
+		case k < 8:
+			f := tools[rng.IntN(len(tools))]
+			op = "unsatisfy " + f
+			editJSON(t, f, func(m map[string]any) { m["satisfies"] = []any{} })
+		case k < 9:
+			f := tools[rng.IntN(len(tools))]
+			op = "install " + f
+			editJSON(t, f, func(m map[string]any) { m["install"] = map[string]any{"cli": "apt-get install gh jq"} })
+		default:
+			f := skills[rng.IntN(len(skills))]
+			op = "copy " + f
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp := strings.TrimSuffix(f, ".md") + fmt.Sprintf("-copy%d.md", step)
+			if err := os.WriteFile(cp, []byte(renameSkill(string(b), cp)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := ingest.Run(ctx, st, []string{root}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := cur
+		cur = prev.Update(res.Changes, res.Version)
+		switch {
+		case cur.lk != prev.lk:
+			reshaped++
+		case cur.Reach.reused:
+			reused++
+		default:
+			walked++
+		}
+		if cur.prev != nil {
+			t.Fatalf("step %d (%s): the updated snapshot still holds the previous one", step, op)
+		}
+		rebuilt, err := Build(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rebuilt.Reach.reused {
+			t.Fatalf("step %d: a Build reused a walk", step)
+		}
+		if a, b := answers(cur), answers(rebuilt); !reflect.DeepEqual(a, b) {
+			for k := range b {
+				if !reflect.DeepEqual(a[k], b[k]) {
+					t.Errorf("step %d (%s): %s differs:\nupdated: %v\nrebuilt: %v", step, op, k, a[k], b[k])
+				}
+			}
+			t.FailNow()
+		}
+	}
+	t.Logf("walk reused %d, walked again %d, new shape %d", reused, walked, reshaped)
+	if reused < 3 || walked < 2 || reshaped < 1 {
+		t.Fatalf("walk reused %d, walked again %d, new shape %d times: each path must be taken", reused, walked, reshaped)
+	}
+}
+
+// filesUnder are the files of root/dir ending in ext, in path order.
+func filesUnder(t *testing.T, root, dir, ext string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range corpusFiles(t, filepath.Join(root, dir)) {
+		if strings.HasSuffix(f, ext) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s file under %s", ext, dir)
+	}
+	return out
+}
+
+func rewrite(t *testing.T, path string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func editJSON(t *testing.T, path string, edit func(map[string]any)) {
+	t.Helper()
+	rewrite(t, path, func(b string) string {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(b), &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		edit(m)
+		out, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out) + "\n"
+	})
+}
+
+// TestProgramsInstalledEqualsNaive holds the install-word index to the
+// plain rule it replaced: a program is installed when some Tool's install
+// object, split into words, names it, or (not dynamic) it is a path.
+func TestProgramsInstalledEqualsNaive(t *testing.T) {
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Skills: 200, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	for _, corpus := range append([]string{root}, propertyCorpora...) {
+		_, s := ingestBuild(t, corpus)
+		if len(s.Programs) == 0 {
+			t.Fatalf("%s: no program to check", corpus)
+		}
+		var installed int
+		for _, p := range s.Programs {
+			want := !p.Dynamic && strings.Contains(p.Name, "/")
+			for _, tl := range s.Tools {
+				for _, w := range strings.FieldsFunc(tl.InstallJSON, installSep) {
+					want = want || w == p.Name
+				}
+			}
+			if p.Installed != want {
+				t.Errorf("%s: program %s installed %v, want %v", corpus, p.Name, p.Installed, want)
+			}
+			if want {
+				installed++
+			}
+		}
+		t.Logf("%s: %d programs, %d installed", corpus, len(s.Programs), installed)
+	}
+}
