@@ -208,8 +208,8 @@ func expand(generic any) (expanded []any, err error) {
 	return ld.NewJsonLdProcessor().Expand(generic, Options())
 }
 
-// nodeMapOf is json-gold's node map of an expanded document, with a panic
-// turned into ErrProcessor.
+// nodeMapOf is json-gold's node map of an expanded document (made by
+// nodeMapper, in linear time), with a panic turned into ErrProcessor.
 func nodeMapOf(expanded []any) (nm nodeMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -217,7 +217,8 @@ func nodeMapOf(expanded []any) (nm nodeMap, err error) {
 		}
 	}()
 	nm = nodeMap{graphs: map[string]any{"@default": map[string]any{}}, issuer: ld.NewIdentifierIssuer("_:b")}
-	if _, err := ld.NewJsonLdApi().GenerateNodeMap(expanded, nm.graphs, "@default", nm.issuer, "", "", nil); err != nil {
+	m := nodeMapper{issuer: nm.issuer, props: map[propKey]*propValues{}}
+	if _, err := m.generate(expanded, nm.graphs, "@default", "", "", nil); err != nil {
 		return nodeMap{}, err
 	}
 	return nm, nil
