@@ -29,8 +29,8 @@ type propKey struct {
 }
 
 // propValues are the keys of the values a node property holds (see
-// setKey), or linear: a value had no key, so the property is searched
-// value by value as json-gold does.
+// setKey), from its setFrom-th value on, or linear: a value had no key, so
+// the property is searched value by value as json-gold does.
 type propValues struct {
 	keys   map[any]struct{}
 	linear bool
@@ -92,7 +92,6 @@ func (m *nodeMapper) addValue(subject any, at propKey, value any) {
 	propVal, found := subjMap[property]
 	if !found {
 		subjMap[property] = []any{value} // panics on a nil subject, as json-gold does
-		m.remember(at, value)
 		return
 	}
 	has := m.has(subject, at, value)
@@ -102,10 +101,16 @@ func (m *nodeMapper) addValue(subject any, at propKey, value any) {
 		subjMap[property] = valArray
 	}
 	if !has {
-		subjMap[property] = append(valArray, value)
-		m.remember(at, value)
+		valArray = append(valArray, value)
+		subjMap[property] = valArray
+		m.remember(at, valArray, value)
 	}
 }
+
+// setFrom is the number of values a property has before it gets a set:
+// below it json-gold's search is cheaper than a map per property (most
+// properties hold one value).
+const setFrom = 16
 
 // has reports whether subject's property at holds a value equal to value.
 func (m *nodeMapper) has(subject any, at propKey, value any) bool {
@@ -114,27 +119,42 @@ func (m *nodeMapper) has(subject any, at propKey, value any) bool {
 	switch {
 	case none:
 		return false
-	case !at.in || pv == nil || pv.linear || !ok:
+	case pv == nil || pv.linear || !ok:
 		return ld.HasValue(subject, at.property, value)
 	}
 	_, in := pv.keys[key]
 	return in
 }
 
-// remember adds value's key to the set of at, the property it was added
-// to. The first value with no key turns the property linear for good.
-func (m *nodeMapper) remember(at propKey, value any) {
+// remember notes that value was added to at's values vals: once they are
+// setFrom, their keys make the set, and each later value adds its key. A
+// value with no key turns the property linear for good.
+func (m *nodeMapper) remember(at propKey, vals []any, value any) {
 	if !at.in {
 		return
 	}
 	pv := m.props[at]
 	if pv == nil {
-		pv = &propValues{keys: map[any]struct{}{}}
+		if len(vals) < setFrom {
+			return
+		}
+		pv = &propValues{keys: make(map[any]struct{}, 2*len(vals))}
 		m.props[at] = pv
+		for _, v := range vals[:len(vals)-1] { // value, the last, below
+			pv.add(v)
+		}
 	}
-	key, none, ok := setKey(value)
+	pv.add(value)
+}
+
+// add puts v's key in the set, or turns it linear.
+func (pv *propValues) add(v any) {
+	if pv.linear {
+		return
+	}
+	key, none, ok := setKey(v)
 	switch {
-	case pv.linear || none:
+	case none:
 	case !ok:
 		pv.linear, pv.keys = true, nil
 	default:

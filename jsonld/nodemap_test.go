@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/piprate/json-gold/ld"
@@ -54,6 +55,22 @@ func bothNodeMaps(t testing.TB, doc string) (gold, ours map[string]any, goldNext
 	return gold, ours, gi.GetId(""), oi.GetId(""), goldErr, oursErr, true
 }
 
+// wideValues is a subject with n values of one property past setFrom,
+// each written twice, of every kind (literals, languages, numbers, IRIs,
+// lists, blank nodes), with a keyless @json value half-way when keyless.
+func wideValues(n int, keyless bool) string {
+	var vals []string
+	for i := range n {
+		v := []string{fmt.Sprintf(`"s%d"`, i%7), fmt.Sprintf(`{"@value": "s%d", "@language": "en"}`, i%5), fmt.Sprint(i % 9),
+			fmt.Sprintf(`{"@id": "urn:x:%d"}`, i%11), `{"@list": [1]}`, fmt.Sprintf(`{"urn:q": %d}`, i%3)}[i%6]
+		vals = append(vals, v, v)
+		if keyless && i == n/2 {
+			vals = append(vals, `{"@value": [1], "@type": "@json"}`, `{"@value": [1], "@type": "@json"}`)
+		}
+	}
+	return `{"@id": "urn:s", "urn:p": [` + strings.Join(vals, ", ") + `], "@type": [` + strings.Repeat(`"urn:T", "urn:U", `, n) + `"urn:V"]}`
+}
+
 // TestNodeMapIsJSONGolds: nodeMapper builds json-gold's node map —
 // values in the same order, duplicates dropped alike, the same blank node
 // labels — on the shapes JSON-LD allows (issue #28 row 11).
@@ -71,6 +88,7 @@ func TestNodeMapIsJSONGolds(t *testing.T) {
 		`{"@id": "urn:s", "@index": "i", "urn:p": {"@id": "urn:s", "@index": "j"}}`,
 		`{"@id": "urn:s", "_:prop": ["v", "v"], "@included": [{"@id": "urn:s", "urn:p": "w"}, {"@id": "urn:s", "urn:p": "w"}]}`,
 		`[{"@value": "top"}, {"@id": "urn:s"}]`,
+		wideValues(40, false), wideValues(40, true),
 	} {
 		gold, ours, gn, on, ge, oe, ok := bothNodeMaps(t, doc)
 		if !ok {
