@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -142,13 +141,4 @@ func BenchmarkImportValues(b *testing.B) {
 			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*c.subjects*c.per), "cpu-ns/value")
 		})
 	}
-}
-
-// cpuTime is the CPU time (user and system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
