@@ -352,13 +352,6 @@ func parseBoltMeta(head []byte, off int) (boltMeta, error) {
 	return boltMeta{pageSize: ps, root: le.Uint64(m[16:]), freelist: le.Uint64(m[32:]), pgid: le.Uint64(m[40:]), txid: le.Uint64(m[48:])}, nil
 }
 
-// initialMmap is the size bbolt maps the file with from the start (address
-// space, not memory: only the pages read are resident). Each time a
-// commit grows the file past the map, bbolt remaps it and copies out
-// every node the transaction holds; one large ingest transaction remapped
-// at each doubling, a fifth of its time at 32 000 subjects (issue 28.10).
-const initialMmap = 256 << 20
-
 // txKV is the hidalgo KV Cayley's kv QuadStore runs on, with one addition:
 // while an ingest is being written, every transaction Cayley opens is the
 // ingest's single bbolt write transaction (its own Commit and Close are
