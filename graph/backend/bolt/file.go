@@ -52,7 +52,7 @@ func openBolt(dir string, h *backend.Hooks) (graph.QuadStore, *txKV, error) {
 	)
 	perr := backend.Protect(func() error {
 		// The lock was free a moment ago; the timeout only covers a race.
-		db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second, InitialMmapSize: initialMmap})
+		db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
 		if err != nil {
 			if errors.Is(err, bolt.ErrTimeout) {
 				return fmt.Errorf("%w (%s)", ErrStoreBusy, dir)
