@@ -11,13 +11,13 @@ import (
 
 // MaxImportValues bounds the values one subject holds for one property in
 // one graph of an imported JSON-LD document (its @type included): json-gold
-// merges each value into a node by comparing it with every value the
-// property already has, so 50 000 values of one property took 119 s and
-// 900 000 over 120 s (issue #28 row 11). An ingest never stores more than
-// ynode.MaxItems (1 000) values of one property of one node (the most in a
-// real corpus: 140), so an export of skillgraph's own is always below it.
-// With the bound a document costs at most MaxImportValues/2 comparisons
-// per value.
+// merged each value into a node by comparing it with every value the
+// property already had, so 50 000 values of one property took 119 s and
+// 900 000 over 120 s (issue #28 row 11). The node map is now linear
+// (nodeMapper); the bound stays, as every list of skillgraph's is bounded,
+// and costs no export: an ingest never stores more than ynode.MaxItems
+// (1 000) values of one property of one node (the most in a real corpus:
+// 140).
 const MaxImportValues = 1_000
 
 // ImportQuads is ToQuads(doc, "") for a document read from outside (an
@@ -101,7 +101,7 @@ func checkArrays(ctx context.Context, generic any, limit int) error {
 					continue
 				}
 				if l, ok := e.([]any); ok && len(l) > limit && k != "@graph" && k != "@list" {
-					return fmt.Errorf("%d values of %s in one node object: more than %d values of one property are refused, since merging them costs their number squared", len(l), strconv.Quote(k), limit)
+					return fmt.Errorf("%d values of %s in one node object: more than %d values of one property are refused", len(l), strconv.Quote(k), limit)
 				}
 				if err := walk(e); err != nil {
 					return err
@@ -175,7 +175,7 @@ func checkValues(ctx context.Context, expanded any, limit int) error {
 				}
 				key := valueKey{graph, subject, k}
 				if counts[key] += len(list); counts[key] > limit {
-					return fmt.Errorf("%s has more than %d values of %s (in graph %q): a document this wide is refused, since merging its values costs their number squared", subjectName(subject), limit, k, graph)
+					return fmt.Errorf("%s has more than %d values of %s (in graph %q): a document this wide is refused", subjectName(subject), limit, k, graph)
 				}
 				if k == "@type" {
 					continue
@@ -208,8 +208,8 @@ func expand(generic any) (expanded []any, err error) {
 	return ld.NewJsonLdProcessor().Expand(generic, Options())
 }
 
-// nodeMapOf is json-gold's node map of an expanded document, with a panic
-// turned into ErrProcessor.
+// nodeMapOf is json-gold's node map of an expanded document (made by
+// nodeMapper, in linear time), with a panic turned into ErrProcessor.
 func nodeMapOf(expanded []any) (nm nodeMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -217,7 +217,8 @@ func nodeMapOf(expanded []any) (nm nodeMap, err error) {
 		}
 	}()
 	nm = nodeMap{graphs: map[string]any{"@default": map[string]any{}}, issuer: ld.NewIdentifierIssuer("_:b")}
-	if _, err := ld.NewJsonLdApi().GenerateNodeMap(expanded, nm.graphs, "@default", nm.issuer, "", "", nil); err != nil {
+	m := nodeMapper{issuer: nm.issuer, props: map[propKey]*propValues{}}
+	if _, err := m.generate(expanded, nm.graphs, "@default", "", "", nil); err != nil {
 		return nodeMap{}, err
 	}
 	return nm, nil

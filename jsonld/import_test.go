@@ -107,3 +107,38 @@ func TestImportCancelled(t *testing.T) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }
+
+// wideSubjects is an export-shaped document of subjects subjects, each
+// with per IRI values of one property.
+func wideSubjects(subjects, per int) map[string]any {
+	nodes := make([]any, 0, subjects)
+	for s := range subjects {
+		vals := make([]any, 0, per)
+		for i := range per {
+			vals = append(vals, map[string]any{"@id": fmt.Sprintf("urn:x:%d:%d", s, i)})
+		}
+		nodes = append(nodes, map[string]any{"@id": fmt.Sprintf("urn:s:%d", s), "urn:p": vals})
+	}
+	return map[string]any{"@context": ContextURL, "@graph": []any{map[string]any{"@id": "urn:g", "@graph": nodes}}}
+}
+
+// BenchmarkImportValues (issue #28 row 11): an import of many values of
+// one property under the bound, across subjects; ns/value should not grow
+// with the values per subject or the number of subjects.
+func BenchmarkImportValues(b *testing.B) {
+	for _, c := range []struct{ subjects, per int }{{1, 1_000}, {10, 1_000}, {1, 100}, {100, 100}, {1_000, 1}, {10_000, 1}} {
+		b.Run(fmt.Sprintf("%dx%d", c.subjects, c.per), func(b *testing.B) {
+			doc := wideSubjects(c.subjects, c.per)
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := ImportQuads(context.Background(), doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.subjects*c.per), "ns/value")
+			// The process's CPU time too: on a shared machine the wall
+			// time mostly measures the other processes.
+			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*c.subjects*c.per), "cpu-ns/value")
+		})
+	}
+}

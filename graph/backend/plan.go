@@ -155,6 +155,31 @@ func ApplyDeltas(qs graph.QuadStore, deltas []graph.Delta) error {
 	return qs.ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true})
 }
 
+// WriteWhole applies every delete in one call, then every add in one
+// call: for a store whose calls share one bbolt transaction that keeps
+// what is already stored (an ingest over a non-empty bbolt store). bbolt
+// splits a transaction's nodes only at commit, and Cayley's kv writes a
+// call's index keys in key order: calls of BatchSize interleave their
+// keys with those of the calls before (new nodes of a later call get
+// higher ids but share objects such as a type IRI), so each call inserted
+// into the middle of the same ever larger nodes, moving all that the
+// earlier calls put there (quadratic: one graph of 32 000 subjects took
+// 25 s against 1 s for 8 000, issue 28.10). In one call every index key
+// is inserted in order, after the ones before it. The split into deletes
+// and adds is WriteBatches'. Cancelling ctx inside the call is the
+// store's part (bbolt's transaction checks it on each write).
+func WriteWhole(ctx context.Context, qs graph.QuadStore, dels, adds []graph.Delta) error {
+	for _, part := range [][]graph.Delta{dels, adds} {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ApplyDeltas(qs, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WriteBatches applies every delete, then every add, in calls of at most
 // BatchSize deltas. Cayley's kv ApplyDeltas resolves the nodes of added
 // quads only among the nodes whose reference count does not drop in that

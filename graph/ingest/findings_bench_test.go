@@ -42,3 +42,16 @@ func BenchmarkFindingsInBulk(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFindingCost: what one more finding costs, all kept (one file of
+// n nameless invalid tools, n under the per-file cap; issue #28 row 14).
+// B/op over n is the footprint per finding plus the file's share; the
+// difference between two n is the finding's own. Run:
+// go test ./graph/ingest -run '^$' -bench FindingCost -benchtime 3x -benchmem
+func BenchmarkFindingCost(b *testing.B) {
+	for _, n := range []int{100, 450} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchShape(b, map[string]string{"mcp/m.json": invalidMCP(n, false)})
+		})
+	}
+}

@@ -243,7 +243,9 @@ func (s *store) finishKV(ctx context.Context, old, next int64, dels, adds []grap
 			err = errors.Join(err, fmt.Errorf("reopen after a failed write: %w", rerr))
 		}
 	}()
-	if err := backend.WriteBatches(ctx, s.QS, dels, adds); err != nil {
+	// One call each (see WriteWhole): this transaction keeps the stored
+	// graphs, so its index keys must go in in order to stay linear.
+	if err := backend.WriteWhole(ctx, s.QS, dels, adds); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction

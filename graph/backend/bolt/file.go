@@ -366,6 +366,14 @@ type txKV struct {
 	db    *hbolt.DB
 	bolt  *bolt.DB // the same database, for what hidalgo does not wrap
 	outer hkv.Tx
+	// outerCtx is the context of the ingest that opened outer: Cayley
+	// passes its own to the transaction, and one of its calls may write a
+	// whole large graph (see backend.WriteWhole), so the nested
+	// transaction checks this one to stop when the ingest is cancelled.
+	outerCtx context.Context
+	// putSeen, when set, sees the key of each write of the ingest
+	// transaction (tests: the order index keys are inserted in).
+	putSeen func(hkv.Key)
 	// hooks.Fail is consulted before each write of the ingest
 	// transaction (tests: a disk that fills up mid-ingest).
 	hooks *backend.Hooks
@@ -394,14 +402,14 @@ func (k *txKV) begin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	k.outer = tx
+	k.outer, k.outerCtx = tx, ctx
 	return nil
 }
 
 // commit commits the ingest transaction (one fsync).
 func (k *txKV) commit(ctx context.Context) error {
 	tx := k.outer
-	k.outer = nil
+	k.outer, k.outerCtx = nil, nil
 	return tx.Commit(ctx)
 }
 
@@ -409,7 +417,7 @@ func (k *txKV) commit(ctx context.Context) error {
 func (k *txKV) abort() {
 	if k.outer != nil {
 		_ = k.outer.Close()
-		k.outer = nil
+		k.outer, k.outerCtx = nil, nil
 	}
 }
 
@@ -437,8 +445,23 @@ func (nestedTx) Commit(context.Context) error { return nil }
 func (nestedTx) Close() error                 { return nil }
 
 func (t nestedTx) Put(ctx context.Context, key hkv.Key, v hkv.Value) error {
+	if err := t.kv.outerCtx.Err(); err != nil {
+		return err
+	}
 	if err := t.kv.hooks.Fail(); err != nil {
 		return err
 	}
+	if t.kv.putSeen != nil {
+		t.kv.putSeen(key)
+	}
 	return t.Tx.Put(ctx, key, v)
+}
+
+// GetBatch checks the ingest's context too: a call's duplicate checks
+// read without writing.
+func (t nestedTx) GetBatch(ctx context.Context, keys []hkv.Key) ([]hkv.Value, error) {
+	if err := t.kv.outerCtx.Err(); err != nil {
+		return nil, err
+	}
+	return t.Tx.GetBatch(ctx, keys)
 }
