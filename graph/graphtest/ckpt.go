@@ -246,29 +246,7 @@ func testCheckpointKill(t *testing.T, h Harness) {
 				h.EditCheckpoint(t, url, func(c *RawCheckpoint) { c.Stamp = 9 })
 			}
 
-			cmd := exec.Command(os.Args[0], "-test.run=^"+root+"$/^KillHelper$")
-			cmd.Env = append(os.Environ(), killStoreEnv+"="+url)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stderr = os.Stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var seen []string
-			for sc := bufio.NewScanner(out); sc.Scan(); {
-				if sc.Text() == killMarker {
-					break
-				}
-				seen = append(seen, sc.Text())
-			}
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Wait(); err == nil {
-				t.Fatalf("the helper ended on its own before a checkpoint block was written: %q", seen)
-			}
+			killAtMarker(t, "^"+root+"$/^KillHelper$", killStoreEnv+"="+url, killMarker, "before a checkpoint block was written")
 
 			r := Open(t, url)
 			v, err := r.Version(ctx)
@@ -301,5 +279,36 @@ func testCheckpointKill(t *testing.T, h Harness) {
 				t.Fatalf("after the next ingest the checkpoint gives\n%q\nthe store\n%q", ck, full)
 			}
 		})
+	}
+}
+
+// killAtMarker runs the test helper the -test.run pattern names in a
+// process of its own with env added, SIGKILLs it once it prints marker
+// (the moment to kill), and fails the test when it ends on its own first
+// (what says which moment it never reached).
+func killAtMarker(t *testing.T, run, env, marker, what string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run="+run)
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for sc := bufio.NewScanner(out); sc.Scan(); {
+		if sc.Text() == marker {
+			break
+		}
+		seen = append(seen, sc.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the helper ended on its own %s: %q", what, seen)
 	}
 }

@@ -1,14 +1,10 @@
 package graphtest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -150,29 +146,7 @@ func testTallyKill(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 	root, _, _ := strings.Cut(t.Name(), "/")
-	cmd := exec.Command(os.Args[0], "-test.run=^"+root+"$/^TallyKillHelper$")
-	cmd.Env = append(os.Environ(), tallyKillEnv+"="+url)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var seen []string
-	for sc := bufio.NewScanner(out); sc.Scan(); {
-		if sc.Text() == tallyKillMarker {
-			break
-		}
-		seen = append(seen, sc.Text())
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err == nil {
-		t.Fatalf("the helper ended on its own: %q", seen)
-	}
+	killAtMarker(t, "^"+root+"$/^TallyKillHelper$", tallyKillEnv+"="+url, tallyKillMarker, "before its hook ran")
 	r := Open(t, url)
 	if v, err := r.Version(ctx); err != nil || v != 1 {
 		t.Fatalf("after the kill: version %d, %v (want 1)", v, err)
