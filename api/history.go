@@ -326,12 +326,34 @@ func graphVersionType() *graphql.Object {
 		return map[string]int{"processes": w.Processes, "complete": w.Complete, "steps": w.Steps, "performed": w.Performed, "manual": w.Manual, "gap": w.Gap}
 	}, []string{"processes", "complete", "steps", "performed", "manual", "gap"})
 	self := func(t history.Tallies) any { return t }
+	pkgInt := func(desc string, of func(history.PackageTally) int) *graphql.Field {
+		return field[history.PackageTally](nn(graphql.Int), desc, func(p history.PackageTally) any { return of(p) })
+	}
+	pkg := graphql.NewObject(graphql.ObjectConfig{Name: "PackageTallies", Description: "the skill counts of one package or plugin " +
+		"(a skill in both is counted in each), or of the rest a stored version leaves out", Fields: graphql.Fields{
+		"kind": field[history.PackageTally](nn(graphql.String), "package, plugin, or other: the sum of those a stored version leaves out",
+			func(p history.PackageTally) any { return p.Kind }),
+		"name":      field[history.PackageTally](graphql.String, "null for other", func(p history.PackageTally) any { return optString(p.Name) }),
+		"skills":    pkgInt("", func(p history.PackageTally) int { return p.Skills }),
+		"covered":   pkgInt("", func(p history.PackageTally) int { return p.Covered }),
+		"uncovered": pkgInt("", func(p history.PackageTally) int { return p.Uncovered }),
+		"reachable": pkgInt("skills the dispatch graph reaches", func(p history.PackageTally) int { return p.Reachable }),
+		"errors":    pkgInt("error findings about its skills", func(p history.PackageTally) int { return p.Errors }),
+	}})
 	tallies := graphql.NewObject(graphql.ObjectConfig{Name: "Tallies", Description: "the headline numbers of one graph version", Fields: graphql.Fields{
 		"coverage":     field[history.Tallies](nn(coverage), "", self),
 		"findings":     field[history.Tallies](nn(findings), "", self),
 		"reachability": field[history.Tallies](nn(reach), "", self),
 		"alternatives": field[history.Tallies](nn(alts), "", self),
 		"workflows":    field[history.Tallies](nn(flows), "", self),
+		"packages": field[history.Tallies](graphql.NewList(nn(pkg)), fmt.Sprintf("the counts per package and plugin, most skills first "+
+			"(a stored version keeps %d and one other entry summing the rest); null when not known: a version recorded before they were kept",
+			history.MaxPackages), func(t history.Tallies) any {
+			if t.Packages == nil {
+				return nil
+			}
+			return t.Packages
+		}),
 	}})
 	return graphql.NewObject(graphql.ObjectConfig{Name: "GraphVersion", Description: "one committed graph version and its tallies", Fields: graphql.Fields{
 		"version":    field[history.Version](nn(graphql.Int), "", func(v history.Version) any { return int(v.Version) }),

@@ -406,6 +406,22 @@ export interface Node {
   globalId: Scalars["ID"];
 }
 
+/** the skill counts of one package or plugin (a skill in both is counted in each), or of the rest a stored version leaves out */
+export interface PackageTallies {
+  __typename?: "PackageTallies";
+  covered: Scalars["Int"];
+  /** error findings about its skills */
+  errors: Scalars["Int"];
+  /** package, plugin, or other: the sum of those a stored version leaves out */
+  kind: Scalars["String"];
+  /** null for other */
+  name: Scalars["String"] | null;
+  /** skills the dispatch graph reaches */
+  reachable: Scalars["Int"];
+  skills: Scalars["Int"];
+  uncovered: Scalars["Int"];
+}
+
 /** Relay page information; the cursors are null on an empty page. */
 export interface PageInfo {
   __typename?: "PageInfo";
@@ -996,6 +1012,8 @@ export interface Tallies {
   alternatives: AlternativeTallies;
   coverage: CoverageTallies;
   findings: FindingTallies;
+  /** the counts per package and plugin, most skills first (a stored version keeps 64 and one other entry summing the rest); null when not known: a version recorded before they were kept */
+  packages: PackageTallies[] | null;
   reachability: ReachabilityTallies;
   workflows: WorkflowTallies;
 }
