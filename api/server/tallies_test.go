@@ -277,7 +277,7 @@ func (f fixedHistory) History(context.Context, *queries.Snapshot) ([]history.Ver
 // TestTalliesPackagesInGraphQL: GraphVersion.tallies.packages answers the
 // stored per-package counts of each version, the other entry with a null
 // name, and null (not an empty list) for a version recorded before they
-// were kept.
+// were kept; trend(metric, package|plugin) draws one package's counts.
 func TestTalliesPackagesInGraphQL(t *testing.T) {
 	ctx := context.Background()
 	st, err := graph.Open(ctx, "memory")
@@ -344,6 +344,50 @@ func TestTalliesPackagesInGraphQL(t *testing.T) {
 	for i, v := range []history.Version{now, bounded} {
 		if p := nodes[i+1].Tallies.Packages; p == nil || !reflect.DeepEqual(*p, rows(v.Tallies.Packages)) {
 			t.Errorf("version %d: packages %s, want %+v", v.Version, b, rows(v.Tallies.Packages))
+		}
+	}
+
+	// trend(metric, package): the package's own counts, a version that
+	// does not know them left out.
+	first, second := now.Tallies.Packages[0], now.Tallies.Packages[1]
+	if first.Kind != history.KindPackage || second.Kind != history.KindPackage {
+		t.Fatalf("the example's largest are not packages: %+v", now.Tallies.Packages)
+	}
+	type pt struct {
+		Version int64
+		Value   float64
+	}
+	for _, tc := range []struct {
+		name, args string
+		want       []pt
+	}{
+		{"the largest package", fmt.Sprintf(`metric: SKILLS, package: %q`, first.Name),
+			[]pt{{now.Version, float64(first.Skills)}, {bounded.Version, float64(first.Skills)}}},
+		{"its coverage", fmt.Sprintf(`metric: COVERAGE, package: %q`, first.Name),
+			[]pt{{now.Version, float64(first.Covered) / float64(first.Skills)}, {bounded.Version, float64(first.Covered) / float64(first.Skills)}}},
+		{"one counted in other", fmt.Sprintf(`metric: UNCOVERED, package: %q`, second.Name), []pt{{now.Version, float64(second.Uncovered)}}},
+		{"none: zero where the list is whole", `metric: ERRORS, package: "no-such-package"`, []pt{{now.Version, 0}}},
+		{"a plugin of that name: none", fmt.Sprintf(`metric: SKILLS, plugin: %q`, first.Name), []pt{{now.Version, 0}}},
+	} {
+		res := schema.Execute(api.WithHistory(ctx, fixedHistory{old, now, bounded}), svc.Snapshot(),
+			api.Request{Query: fmt.Sprintf(`{ trend(%s) { version value } }`, tc.args)}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", tc.name, res.Errors)
+		}
+		b, _ := json.Marshal(res.Data)
+		var got struct{ Trend []pt }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Trend, tc.want) {
+			t.Errorf("%s: trend %+v, want %+v", tc.name, got.Trend, tc.want)
+		}
+	}
+	for _, args := range []string{`metric: TOOLS, package: "site"`, `metric: SKILLS, package: "a", plugin: "b"`} {
+		res := schema.Execute(api.WithHistory(ctx, fixedHistory{old, now, bounded}), svc.Snapshot(),
+			api.Request{Query: fmt.Sprintf(`{ trend(%s) { version value } }`, args)}, api.DefaultLimits())
+		if len(res.Errors) == 0 {
+			t.Errorf("trend(%s) answered", args)
 		}
 	}
 }

@@ -836,6 +836,10 @@ export interface QueryToolsArgs {
 /** Arguments of Query.trend. */
 export interface QueryTrendArgs {
   metric: TrendMetric;
+  /** the metric of this package's skills alone (SKILLS, COVERED, UNCOVERED, COVERAGE, REACHABLE_SKILLS, ERRORS); a version that does not know it (recorded before per-package counts were kept, or counting it in its other entry) is left out */
+  package?: Scalars["String"] | null;
+  /** the same for this plugin's skills */
+  plugin?: Scalars["String"] | null;
   /** versions recorded at or after this date or RFC 3339 time */
   since?: Scalars["String"] | null;
 }
