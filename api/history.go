@@ -185,30 +185,42 @@ func historyField(point *graphql.Object) *graphql.Field {
 var trendMetrics = []struct {
 	name, desc string
 	of         func(t history.Tallies) float64
+	// ofPackage reads it of one package or plugin; nil: not counted per package.
+	ofPackage func(p history.PackageTally) float64
 }{
 	{"COVERAGE", "covered skills as a share of all skills, 0 to 1 (0 without skills)", func(t history.Tallies) float64 {
 		if t.Coverage.Total == 0 {
 			return 0
 		}
 		return float64(t.Coverage.Covered) / float64(t.Coverage.Total)
+	}, func(p history.PackageTally) float64 {
+		if p.Skills == 0 {
+			return 0
+		}
+		return float64(p.Covered) / float64(p.Skills)
 	}},
-	{"SKILLS", "skills", func(t history.Tallies) float64 { return float64(t.Coverage.Total) }},
-	{"COVERED", "covered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Covered) }},
-	{"UNCOVERED", "uncovered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Uncovered) }},
-	{"CONTRADICTED", "contradicted skills", func(t history.Tallies) float64 { return float64(t.Coverage.Contradicted) }},
+	{"SKILLS", "skills", func(t history.Tallies) float64 { return float64(t.Coverage.Total) },
+		func(p history.PackageTally) float64 { return float64(p.Skills) }},
+	{"COVERED", "covered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Covered) },
+		func(p history.PackageTally) float64 { return float64(p.Covered) }},
+	{"UNCOVERED", "uncovered skills", func(t history.Tallies) float64 { return float64(t.Coverage.Uncovered) },
+		func(p history.PackageTally) float64 { return float64(p.Uncovered) }},
+	{"CONTRADICTED", "contradicted skills", func(t history.Tallies) float64 { return float64(t.Coverage.Contradicted) }, nil},
 	{"FINDINGS", "findings of every severity", func(t history.Tallies) float64 {
 		return float64(t.Findings.Error + t.Findings.Warning + t.Findings.Info)
-	}},
-	{"ERRORS", "error findings", func(t history.Tallies) float64 { return float64(t.Findings.Error) }},
-	{"WARNINGS", "warning findings", func(t history.Tallies) float64 { return float64(t.Findings.Warning) }},
-	{"INFOS", "info findings", func(t history.Tallies) float64 { return float64(t.Findings.Info) }},
-	{"TOOLS", "Tools", func(t history.Tallies) float64 { return float64(t.Reachability.Tools) }},
-	{"REACHABLE_SKILLS", "skills the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableSkills) }},
-	{"REACHABLE_TOOLS", "Tools the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableTools) }},
-	{"UNREACHABLE_TOOLS", "Tools nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.UnreachableTools) }},
-	{"COVERED_NOT_REACHABLE", "covered skills nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.CoveredNotReachable) }},
-	{"MISSING_SELECTION", "alternative groups without a selection", func(t history.Tallies) float64 { return float64(t.Alternatives.MissingSelection) }},
-	{"WORKFLOW_GAPS", "process steps nothing performs", func(t history.Tallies) float64 { return float64(t.Workflows.Gap) }},
+	}, nil},
+	{"ERRORS", "error findings", func(t history.Tallies) float64 { return float64(t.Findings.Error) },
+		func(p history.PackageTally) float64 { return float64(p.Errors) }},
+	{"WARNINGS", "warning findings", func(t history.Tallies) float64 { return float64(t.Findings.Warning) }, nil},
+	{"INFOS", "info findings", func(t history.Tallies) float64 { return float64(t.Findings.Info) }, nil},
+	{"TOOLS", "Tools", func(t history.Tallies) float64 { return float64(t.Reachability.Tools) }, nil},
+	{"REACHABLE_SKILLS", "skills the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableSkills) },
+		func(p history.PackageTally) float64 { return float64(p.Reachable) }},
+	{"REACHABLE_TOOLS", "Tools the dispatch graph reaches", func(t history.Tallies) float64 { return float64(t.Reachability.ReachableTools) }, nil},
+	{"UNREACHABLE_TOOLS", "Tools nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.UnreachableTools) }, nil},
+	{"COVERED_NOT_REACHABLE", "covered skills nothing reaches", func(t history.Tallies) float64 { return float64(t.Reachability.CoveredNotReachable) }, nil},
+	{"MISSING_SELECTION", "alternative groups without a selection", func(t history.Tallies) float64 { return float64(t.Alternatives.MissingSelection) }, nil},
+	{"WORKFLOW_GAPS", "process steps nothing performs", func(t history.Tallies) float64 { return float64(t.Workflows.Gap) }, nil},
 }
 
 // trendField is Query.trend: one metric per version, oldest first.
@@ -230,6 +242,10 @@ func trendField() *graphql.Field {
 		Args: graphql.FieldConfigArgument{
 			"metric": {Type: nn(metric)},
 			"since":  {Type: graphql.String, Description: "versions recorded at or after this date or RFC 3339 time"},
+			"package": {Type: graphql.String, Description: "the metric of this package's skills alone (SKILLS, COVERED, UNCOVERED, COVERAGE, " +
+				"REACHABLE_SKILLS, ERRORS); a version that does not know it (recorded before per-package counts were kept, or counting it " +
+				"in its other entry) is left out"},
+			"plugin": {Type: graphql.String, Description: "the same for this plugin's skills"},
 		},
 		Resolve: func(p graphql.ResolveParams) (any, error) {
 			all, err := versionsOf(p)
@@ -240,14 +256,48 @@ func trendField() *graphql.Field {
 			if !ok || m < 0 || m >= len(trendMetrics) {
 				return nil, errors.New("trend: unknown metric")
 			}
+			kind, name := "", ""
+			for _, k := range []string{history.KindPackage, history.KindPlugin} {
+				if n, _ := p.Args[k].(string); n != "" {
+					if kind != "" {
+						return nil, errors.New("trend: give package or plugin, not both")
+					}
+					kind, name = k, n
+				}
+			}
+			if kind != "" && trendMetrics[m].ofPackage == nil {
+				return nil, fmt.Errorf("trend: %s is not counted per %s", trendMetrics[m].name, kind)
+			}
 			all = all[max(0, len(all)-MaxPage):]
-			out := make([]trendPoint, len(all))
-			for i, v := range all {
-				out[i] = trendPoint{v: v, value: trendMetrics[m].of(v.Tallies)}
+			out := make([]trendPoint, 0, len(all))
+			for _, v := range all {
+				if kind == "" {
+					out = append(out, trendPoint{v: v, value: trendMetrics[m].of(v.Tallies)})
+				} else if pt, known := packageOf(v.Tallies, kind, name); known {
+					out = append(out, trendPoint{v: v, value: trendMetrics[m].ofPackage(pt)})
+				}
 			}
 			return out, nil
 		},
 	}
+}
+
+// packageOf is the counts of the package or plugin kind/name in t;
+// known is false when t has no per-package counts or may count it in its
+// other entry. One t does not list is known to have no skill (zero).
+func packageOf(t history.Tallies, kind, name string) (p history.PackageTally, known bool) {
+	if t.Packages == nil {
+		return p, false
+	}
+	for _, x := range t.Packages {
+		switch {
+		case x.Kind == kind && x.Name == name:
+			return x, true
+		case x.Kind == history.KindOther:
+			return p, false
+		}
+	}
+	return history.PackageTally{Kind: kind, Name: name}, true
 }
 
 // trendPoint is one point of a trend.
@@ -326,12 +376,34 @@ func graphVersionType() *graphql.Object {
 		return map[string]int{"processes": w.Processes, "complete": w.Complete, "steps": w.Steps, "performed": w.Performed, "manual": w.Manual, "gap": w.Gap}
 	}, []string{"processes", "complete", "steps", "performed", "manual", "gap"})
 	self := func(t history.Tallies) any { return t }
+	pkgInt := func(desc string, of func(history.PackageTally) int) *graphql.Field {
+		return field[history.PackageTally](nn(graphql.Int), desc, func(p history.PackageTally) any { return of(p) })
+	}
+	pkg := graphql.NewObject(graphql.ObjectConfig{Name: "PackageTallies", Description: "the skill counts of one package or plugin " +
+		"(a skill in both is counted in each), or of the rest a stored version leaves out", Fields: graphql.Fields{
+		"kind": field[history.PackageTally](nn(graphql.String), "package, plugin, or other: the sum of those a stored version leaves out",
+			func(p history.PackageTally) any { return p.Kind }),
+		"name":      field[history.PackageTally](graphql.String, "null for other", func(p history.PackageTally) any { return optString(p.Name) }),
+		"skills":    pkgInt("", func(p history.PackageTally) int { return p.Skills }),
+		"covered":   pkgInt("", func(p history.PackageTally) int { return p.Covered }),
+		"uncovered": pkgInt("", func(p history.PackageTally) int { return p.Uncovered }),
+		"reachable": pkgInt("skills the dispatch graph reaches", func(p history.PackageTally) int { return p.Reachable }),
+		"errors":    pkgInt("error findings about its skills", func(p history.PackageTally) int { return p.Errors }),
+	}})
 	tallies := graphql.NewObject(graphql.ObjectConfig{Name: "Tallies", Description: "the headline numbers of one graph version", Fields: graphql.Fields{
 		"coverage":     field[history.Tallies](nn(coverage), "", self),
 		"findings":     field[history.Tallies](nn(findings), "", self),
 		"reachability": field[history.Tallies](nn(reach), "", self),
 		"alternatives": field[history.Tallies](nn(alts), "", self),
 		"workflows":    field[history.Tallies](nn(flows), "", self),
+		"packages": field[history.Tallies](graphql.NewList(nn(pkg)), fmt.Sprintf("the counts per package and plugin, most skills first "+
+			"(a stored version keeps %d and one other entry summing the rest); null when not known: a version recorded before they were kept",
+			history.MaxPackages), func(t history.Tallies) any {
+			if t.Packages == nil {
+				return nil
+			}
+			return t.Packages
+		}),
 	}})
 	return graphql.NewObject(graphql.ObjectConfig{Name: "GraphVersion", Description: "one committed graph version and its tallies", Fields: graphql.Fields{
 		"version":    field[history.Version](nn(graphql.Int), "", func(v history.Version) any { return int(v.Version) }),

@@ -14,6 +14,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
+	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/history"
 )
 
@@ -255,6 +256,138 @@ func TestTalliesInTheWrite(t *testing.T) {
 		}
 		if step.inWrite && len(last.Changes.RemovedTools.IDs) == 0 {
 			t.Fatalf("%s: removed Tools %v, want the file's", step.name, last.Changes.RemovedTools)
+		}
+	}
+}
+
+// pkgRow is a GraphQL PackageTallies.
+type pkgRow struct {
+	Kind                                          string
+	Name                                          *string
+	Skills, Covered, Uncovered, Reachable, Errors int
+}
+
+// fixedHistory is a HistoryReader of fixed versions.
+type fixedHistory []history.Version
+
+func (f fixedHistory) History(context.Context, *queries.Snapshot) ([]history.Version, error) {
+	return f, nil
+}
+
+// TestTalliesPackagesInGraphQL: GraphVersion.tallies.packages answers the
+// stored per-package counts of each version, the other entry with a null
+// name, and null (not an empty list) for a version recorded before they
+// were kept; trend(metric, package|plugin) draws one package's counts.
+func TestTalliesPackagesInGraphQL(t *testing.T) {
+	ctx := context.Background()
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := server.NewService(st, []string{"../../examples/harness"}, ingest.Options{}, nil, nil)
+	if _, err := svc.Ingest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stored, _, err := history.Stored(ctx, st)
+	if err != nil || len(stored) == 0 {
+		t.Fatalf("stored %v, %v", stored, err)
+	}
+	now := stored[len(stored)-1]
+	if len(now.Tallies.Packages) == 0 {
+		t.Fatal("the example's record has no packages: nothing is tested")
+	}
+	old := now
+	old.Version, old.Tallies.Packages = now.Version-1, nil
+	bounded := now
+	bounded.Version++
+	bounded.Tallies.Packages = append(now.Tallies.Packages[:1:1], history.PackageTally{Kind: history.KindOther, Skills: 3, Covered: 1, Uncovered: 2, Errors: 4})
+	schema, err := api.NewSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := schema.Execute(api.WithHistory(ctx, fixedHistory{old, now, bounded}), svc.Snapshot(),
+		api.Request{Query: `{ history { nodes { version tallies { packages { kind name skills covered uncovered reachable errors } } } } }`}, api.DefaultLimits())
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	b, _ := json.Marshal(res.Data)
+	var got struct {
+		History struct {
+			Nodes []struct {
+				Version int64
+				Tallies struct{ Packages *[]pkgRow }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(ps []history.PackageTally) []pkgRow {
+		out := []pkgRow{}
+		for _, p := range ps {
+			r := pkgRow{Kind: p.Kind, Skills: p.Skills, Covered: p.Covered, Uncovered: p.Uncovered, Reachable: p.Reachable, Errors: p.Errors}
+			if p.Name != "" {
+				r.Name = &p.Name
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	nodes := got.History.Nodes
+	if len(nodes) != 3 {
+		t.Fatalf("%d versions: %s", len(nodes), b)
+	}
+	if nodes[0].Tallies.Packages != nil {
+		t.Errorf("a version without packages answers %+v, want null", *nodes[0].Tallies.Packages)
+	}
+	for i, v := range []history.Version{now, bounded} {
+		if p := nodes[i+1].Tallies.Packages; p == nil || !reflect.DeepEqual(*p, rows(v.Tallies.Packages)) {
+			t.Errorf("version %d: packages %s, want %+v", v.Version, b, rows(v.Tallies.Packages))
+		}
+	}
+
+	// trend(metric, package): the package's own counts, a version that
+	// does not know them left out.
+	first, second := now.Tallies.Packages[0], now.Tallies.Packages[1]
+	if first.Kind != history.KindPackage || second.Kind != history.KindPackage {
+		t.Fatalf("the example's largest are not packages: %+v", now.Tallies.Packages)
+	}
+	type pt struct {
+		Version int64
+		Value   float64
+	}
+	for _, tc := range []struct {
+		name, args string
+		want       []pt
+	}{
+		{"the largest package", fmt.Sprintf(`metric: SKILLS, package: %q`, first.Name),
+			[]pt{{now.Version, float64(first.Skills)}, {bounded.Version, float64(first.Skills)}}},
+		{"its coverage", fmt.Sprintf(`metric: COVERAGE, package: %q`, first.Name),
+			[]pt{{now.Version, float64(first.Covered) / float64(first.Skills)}, {bounded.Version, float64(first.Covered) / float64(first.Skills)}}},
+		{"one counted in other", fmt.Sprintf(`metric: UNCOVERED, package: %q`, second.Name), []pt{{now.Version, float64(second.Uncovered)}}},
+		{"none: zero where the list is whole", `metric: ERRORS, package: "no-such-package"`, []pt{{now.Version, 0}}},
+		{"a plugin of that name: none", fmt.Sprintf(`metric: SKILLS, plugin: %q`, first.Name), []pt{{now.Version, 0}}},
+	} {
+		res := schema.Execute(api.WithHistory(ctx, fixedHistory{old, now, bounded}), svc.Snapshot(),
+			api.Request{Query: fmt.Sprintf(`{ trend(%s) { version value } }`, tc.args)}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", tc.name, res.Errors)
+		}
+		b, _ := json.Marshal(res.Data)
+		var got struct{ Trend []pt }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Trend, tc.want) {
+			t.Errorf("%s: trend %+v, want %+v", tc.name, got.Trend, tc.want)
+		}
+	}
+	for _, args := range []string{`metric: TOOLS, package: "site"`, `metric: SKILLS, package: "a", plugin: "b"`} {
+		res := schema.Execute(api.WithHistory(ctx, fixedHistory{old, now, bounded}), svc.Snapshot(),
+			api.Request{Query: fmt.Sprintf(`{ trend(%s) { version value } }`, args)}, api.DefaultLimits())
+		if len(res.Errors) == 0 {
+			t.Errorf("trend(%s) answered", args)
 		}
 	}
 }

@@ -406,6 +406,22 @@ export interface Node {
   globalId: Scalars["ID"];
 }
 
+/** the skill counts of one package or plugin (a skill in both is counted in each), or of the rest a stored version leaves out */
+export interface PackageTallies {
+  __typename?: "PackageTallies";
+  covered: Scalars["Int"];
+  /** error findings about its skills */
+  errors: Scalars["Int"];
+  /** package, plugin, or other: the sum of those a stored version leaves out */
+  kind: Scalars["String"];
+  /** null for other */
+  name: Scalars["String"] | null;
+  /** skills the dispatch graph reaches */
+  reachable: Scalars["Int"];
+  skills: Scalars["Int"];
+  uncovered: Scalars["Int"];
+}
+
 /** Relay page information; the cursors are null on an empty page. */
 export interface PageInfo {
   __typename?: "PageInfo";
@@ -820,6 +836,10 @@ export interface QueryToolsArgs {
 /** Arguments of Query.trend. */
 export interface QueryTrendArgs {
   metric: TrendMetric;
+  /** the metric of this package's skills alone (SKILLS, COVERED, UNCOVERED, COVERAGE, REACHABLE_SKILLS, ERRORS); a version that does not know it (recorded before per-package counts were kept, or counting it in its other entry) is left out */
+  package?: Scalars["String"] | null;
+  /** the same for this plugin's skills */
+  plugin?: Scalars["String"] | null;
   /** versions recorded at or after this date or RFC 3339 time */
   since?: Scalars["String"] | null;
 }
@@ -996,6 +1016,8 @@ export interface Tallies {
   alternatives: AlternativeTallies;
   coverage: CoverageTallies;
   findings: FindingTallies;
+  /** the counts per package and plugin, most skills first (a stored version keeps 64 and one other entry summing the rest); null when not known: a version recorded before they were kept */
+  packages: PackageTallies[] | null;
   reachability: ReachabilityTallies;
   workflows: WorkflowTallies;
 }

@@ -24,7 +24,7 @@ var historyCommand = &command{
 		"numbers `coverage --format json` and `check --format json` give on a checkout of it; each commit re-reads only the files it changed. " +
 		"--since takes a revision (its commit is the first considered) or a date (YYYY-MM-DD or RFC 3339, by committer time); " +
 		"--every N keeps the first, every Nth and the last of those commits. " +
-		"json is one object per commit with the tallies and, from the second on, its changes since the one before: the report " +
+		"json is one object per commit with the tallies (per package and plugin too: tallies.packages) and, from the second on, its changes since the one before: the report " +
 		"`diff --format json` gives between the two (skills newly uncovered, Tools newly unreachable, new and fixed findings …, and the worse categories); csv one row per commit, finding codes as code=count;….",
 	values: map[string][]string{"format": {"text", "json", "csv"}},
 	setup:  setupHistory,

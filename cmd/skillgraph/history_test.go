@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
 	"github.com/skillgraph/skillgraph/queries/history"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 )
 
 // historyRepo builds a repository whose corpora/harness folder is the
@@ -172,7 +173,8 @@ func fromHistory(p history.Point) checkoutTallies {
 
 // TestHistoryEqualsCheckouts: history gives, at every commit that changed
 // the corpus and at no other, exactly the numbers coverage and check give
-// on a checkout of that commit; each edit moves the numbers it should, and
+// on a checkout of that commit (and its per-package counts are the
+// checkout's snapshot's); each edit moves the numbers it should, and
 // a rename moves none.
 func TestHistoryEqualsCheckouts(t *testing.T) {
 	repo, corpus, hashes, names := historyRepo(t)
@@ -203,6 +205,11 @@ func TestHistoryEqualsCheckouts(t *testing.T) {
 		byName[name] = p.Tallies
 		if w, g := tallyCheckout(t, repo, p.Commit), fromHistory(p); !reflect.DeepEqual(g, w) {
 			t.Errorf("point %d (%s): history says\n%+v\na checkout says\n%+v", i, name, g, w)
+		}
+		dir := filepath.Join(t.TempDir(), "harness")
+		repo.Checkout(p.Commit, "corpora/harness", dir)
+		if want := history.Of(querytest.Build(t, dir)).Packages; len(want) == 0 || !reflect.DeepEqual(p.Tallies.Packages, want) {
+			t.Errorf("point %d (%s): history's packages\n%+v\na checkout's\n%+v", i, name, p.Tallies.Packages, want)
 		}
 	}
 	add, brk, entry, rename := byName["add a Tool"], byName["break a contract"], byName["remove an entry point"], byName["rename a file"]

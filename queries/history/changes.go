@@ -150,15 +150,38 @@ func Merge(earlier, later *StateChanges) *StateChanges {
 	return &out
 }
 
-// maxChangesBytes bounds the encoded Changes: 10 lists of 64 names and
-// some room; a longer encoding leaves names out (counted) until it fits.
+// maxChangesBytes bounds the encoded tail: 10 lists of 64 names, the
+// packages (MaxPackages+1 entries of names of at most maxPackageName
+// bytes) and some room; a longer encoding leaves names of the change
+// lists out (counted) until it fits.
 const maxChangesBytes = 48 << 10
 
-// encodeChanges is c as stored after a Record (JSON: names are strings
-// of any length, and this part is read only when asked for).
-func encodeChanges(c *StateChanges) ([]byte, error) {
+// tail is the JSON stored after a Record: the StateChanges fields inline
+// (as the second format wrote them alone), then the packages. When the
+// changes are not known but the packages are, Unknown is set and one
+// list's More is -1, which a reader of the second format refuses (so it
+// reads the changes as not known rather than as none).
+type tail struct {
+	StateChanges
+	Unknown bool `json:"changesUnknown,omitempty"`
+	// Packages is null when not known; no omitempty, [] is known and empty.
+	Packages []PackageTally `json:"packages"`
+}
+
+// encodeTail is changes (nil: not known) and pk (nil: not known) as
+// stored after a Record (JSON: names are strings of any length, and this
+// part is read only when asked for).
+func encodeTail(changes *StateChanges, pk []PackageTally) ([]byte, error) {
+	t := tail{Packages: pk}
+	if changes != nil {
+		t.StateChanges = *changes
+	} else {
+		t.Unknown = true
+		t.NewlyCovered.More = -1
+	}
+	c := &t.StateChanges
 	for {
-		b, err := json.Marshal(c)
+		b, err := json.Marshal(t)
 		if err != nil || len(b) <= maxChangesBytes {
 			return b, err
 		}
@@ -174,26 +197,35 @@ func encodeChanges(c *StateChanges) ([]byte, error) {
 		if len(longest.IDs) == 0 {
 			return nil, fmt.Errorf("changes: %d bytes without a name", len(b))
 		}
-		longest.IDs = longest.IDs[:len(longest.IDs)-1]
+		longest.IDs = slices.Clone(longest.IDs[:len(longest.IDs)-1])
 		longest.More++
 	}
 }
 
-// decodeChanges reads what encodeChanges wrote.
-func decodeChanges(b []byte) (*StateChanges, error) {
-	var c StateChanges
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("changes: %w", err)
+// decodeTail reads what encodeTail wrote, and the tail of the second
+// format (changes alone: the packages are not known).
+func decodeTail(b []byte) (*StateChanges, []PackageTally, error) {
+	var t tail
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, nil, fmt.Errorf("changes: %w", err)
 	}
+	pk := t.Packages
+	if pk != nil && !validPackages(pk) {
+		pk = nil
+	}
+	if t.Unknown {
+		return nil, pk, nil
+	}
+	c := t.StateChanges
 	for _, p := range c.pairs() {
 		for _, l := range p {
 			if !slices.IsSorted(l.IDs) || len(l.IDs) > MaxChangedIDs || l.More < 0 {
-				return nil, fmt.Errorf("changes: a list unsorted or over %d names", MaxChangedIDs)
+				return nil, pk, fmt.Errorf("changes: a list unsorted or over %d names", MaxChangedIDs)
 			}
 			if l.IDs == nil {
 				l.IDs = []string{}
 			}
 		}
 	}
-	return &c, nil
+	return &c, pk, nil
 }

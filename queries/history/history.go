@@ -32,6 +32,11 @@ type Tallies struct {
 	Reachability Reachability `json:"reachability"`
 	Alternatives Alternatives `json:"alternatives"`
 	Workflows    Workflows    `json:"workflows"`
+	// Packages are the skill counts per package and plugin, largest
+	// first; a stored record keeps MaxPackages and one KindOther entry
+	// (see Bounded). nil (JSON null) when not known: a record written
+	// before they were kept.
+	Packages []PackageTally `json:"packages"`
 }
 
 // Coverage is the skill coverage: totals and the tiers of the uncovered.
@@ -93,6 +98,7 @@ func Of(s *queries.Snapshot) Tallies {
 		Reachability: Reachability{Roots: len(s.Reach.Roots), Skills: len(s.Skills), CoveredNotReachable: len(s.Reach.CoveredNotReachable),
 			Tools: len(s.Tools), UnreachableTools: len(s.Reach.UnreachableTools), UnreachableProcesses: len(s.Reach.UnreachableProcesses)},
 		Alternatives: Alternatives{Groups: len(s.Alternatives.Groups), MissingSelection: len(s.Alternatives.MissingSelection)},
+		Packages:     packagesOf(s),
 	}
 	for _, tier := range c.Tiers {
 		t.Coverage.Tiers[tier.Tier] = len(tier.Skills)

@@ -24,7 +24,8 @@ func full(t *testing.T, dir string) history.Tallies { return history.Of(querytes
 // updated) are those of a full ingest of a checkout of that commit, for
 // every kind of change: a skill, a Tool, a process, the declaration and
 // the vocabulary (part of other files' parse context: a full re-read), a
-// file no parser reads, a removal, a rename, the corpus folder emptied.
+// file no parser reads, a removal, a rename, the corpus folder emptied;
+// and the per-package counts are the checkout's skills' own.
 func TestWalkEqualsFullIngests(t *testing.T) {
 	repo := gittest.Init(t, filepath.Join(t.TempDir(), "repo"))
 	corpus := filepath.Join(repo.Dir, "harness")
@@ -90,8 +91,19 @@ func TestWalkEqualsFullIngests(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if want := full(t, dir); !reflect.DeepEqual(p.Tallies, want) {
+		snap := querytest.Build(t, dir)
+		if want := history.Of(snap); !reflect.DeepEqual(p.Tallies, want) {
 			t.Errorf("%s: the walk says\n%+v\na full ingest says\n%+v", name, p.Tallies, want)
+		}
+		// The per-package counts are the checkout's skills' own, counted
+		// apart from Of.
+		if got, want := keyed(t, p.Tallies.Packages), wantPackages(snap); p.Tallies.Packages == nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the walk's packages\n%+v\nthe checkout's\n%+v", name, got, want)
+		}
+		if name == "a skill folder removed" {
+			if _, ok := keyed(t, p.Tallies.Packages)["package/editorial"]; ok {
+				t.Errorf("%s: package editorial still counted", name)
+			}
 		}
 		if p.Files == 0 {
 			t.Errorf("%s: no file changed", name)

@@ -55,7 +55,8 @@ var tierNames = []string{"A", "B", "C", "D"}
 
 // Bounded returns t with at most n finding codes by name, the most
 // frequent (ties by name); the findings of the others are added to
-// Findings.Other. It is what a Record keeps of t.
+// Findings.Other. Its packages are bounded to MaxPackages (and one
+// KindOther entry). It is what a Record keeps of t.
 func (t Tallies) Bounded(n int) Tallies {
 	codes := t.Codes()
 	slices.SortStableFunc(codes, func(a, b string) int { return t.Findings.ByCode[b] - t.Findings.ByCode[a] })
@@ -64,6 +65,7 @@ func (t Tallies) Bounded(n int) Tallies {
 	for _, tier := range tierNames {
 		out.Coverage.Tiers[tier] = t.Coverage.Tiers[tier]
 	}
+	out.Packages = boundedPackages(t.Packages)
 	out.Findings.ByCode = map[string]int{}
 	for _, c := range codes {
 		if len(out.Findings.ByCode) < n && len(c) <= codeSlot {

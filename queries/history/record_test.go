@@ -50,6 +50,7 @@ func TestRecordRoundTrip(t *testing.T) {
 			}
 			want := tc.rec
 			want.Tallies = tc.rec.Tallies.Bounded(history.TopCodes)
+			want.Tallies.Packages = nil // the fixed bytes never hold them: Encode's tail does
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("decoded\n%+v\nwant\n%+v", got, want)
 			}

@@ -50,22 +50,24 @@ func Put(ctx context.Context, st *graph.Store, v int64, at time.Time, rec Record
 }
 
 // Encode is the data the store keeps of a version: rec's RecordSize bytes,
-// then changes when known (a reader of the first format, which wants
-// exactly RecordSize bytes, leaves such a record out).
+// then, when changes or rec's packages are known, a JSON tail with both
+// (a reader of the first format, which wants exactly RecordSize bytes,
+// leaves such a record out; one of the second ignores the packages).
 func Encode(rec Record, changes *StateChanges) ([]byte, error) {
 	data, err := rec.MarshalBinary()
-	if err != nil || changes == nil {
+	pk := boundedPackages(rec.Tallies.Packages)
+	if err != nil || (changes == nil && pk == nil) {
 		return data, err
 	}
-	ch, err := encodeChanges(changes)
+	tl, err := encodeTail(changes, pk)
 	if err != nil {
 		return nil, err
 	}
-	return append(data, ch...), nil
+	return append(data, tl...), nil
 }
 
-// decode reads what Encode wrote. Changes that do not decode are not
-// known (nil), the record is kept.
+// decode reads what Encode wrote. A tail that does not decode leaves the
+// changes and the packages not known (nil); the record is kept.
 func decode(data []byte) (Record, *StateChanges, error) {
 	var r Record
 	if len(data) < RecordSize {
@@ -77,7 +79,8 @@ func decode(data []byte) (Record, *StateChanges, error) {
 	if len(data) == RecordSize {
 		return r, nil, nil
 	}
-	ch, err := decodeChanges(data[RecordSize:])
+	ch, pk, err := decodeTail(data[RecordSize:])
+	r.Tallies.Packages = pk
 	if err != nil {
 		return r, nil, nil
 	}
@@ -85,7 +88,7 @@ func decode(data []byte) (Record, *StateChanges, error) {
 }
 
 // MergeData is the graph.TallyMerge of the records Encode writes: later's
-// tallies, with the changes of both steps merged (Merge); when either's
+// tallies (its packages too: a state, not a change), with the changes of both steps merged (Merge); when either's
 // changes are not known, neither are the merged ones.
 func MergeData(earlier, later []byte) []byte {
 	_, ech, err1 := decode(earlier)
