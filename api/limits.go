@@ -55,7 +55,7 @@ func DefaultLimits() Limits {
 		MaxNodes:              5000,
 		MaxErrors:             20,
 		MaxIntrospectionDepth: 16,
-		MaxIntrospectionCost:  2_000_000,
+		MaxIntrospectionCost:  8_000_000,
 	}
 }
 
