@@ -64,24 +64,15 @@ func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc 
 	if h.refuseNotDurable(w) {
 		return
 	}
-	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
-	if release == nil {
+	release, ok := h.beginJSONLD(w, r, "instance document", "doc")
+	if !ok {
 		return
 	}
 	defer release()
-	v, err := h.svc.store.Version(r.Context())
-	if err != nil {
-		h.log.Error("instance document: graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return
-	}
-	if notModified(w, r, etag(v, "doc")) {
-		return
-	}
 	limit := h.cfg.MaxJSONLDQuads
 	var qs []quad.Quad
 	tooMany := fmt.Errorf("%s is more than %d quads; use /export with Accept: application/n-quads", doc, limit)
-	err = h.svc.store.Each(r.Context(), func(q quad.Quad) error {
+	err := h.svc.store.Each(r.Context(), func(q quad.Quad) error {
 		if l, ok := q.Label.(quad.IRI); ok && string(l) == graph.MetaGraph {
 			return nil
 		}
@@ -116,4 +107,28 @@ func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc 
 	}
 	h.log.Error("instance document failed", "doc", doc, "err", err)
 	writeText(w, http.StatusInternalServerError, "instance document failed\n")
+}
+
+// beginJSONLD starts a bounded JSON-LD answer (an instance document, a
+// framed kind): it takes one of the heavy-export slots, reads the graph
+// version and answers 304 when the client's copy, tagged tag, is that
+// version's. ok false means the answer is already written; otherwise the
+// caller answers and calls release when done.
+func (h *handlers) beginJSONLD(w http.ResponseWriter, r *http.Request, what, tag string) (release func(), ok bool) {
+	release = acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
+	if release == nil {
+		return nil, false
+	}
+	v, err := h.svc.store.Version(r.Context())
+	if err != nil {
+		release()
+		h.log.Error(what+": graph version", "err", err)
+		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
+		return nil, false
+	}
+	if notModified(w, r, etag(v, tag)) {
+		release()
+		return nil, false
+	}
+	return release, true
 }

@@ -56,20 +56,11 @@ func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string
 		writeText(w, http.StatusBadRequest, fmt.Sprintf("frame=%s needs &id=<id>; without an id frame one of skill, tool, process, bean, contract, server, toolskill\n", kind))
 		return
 	}
-	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
-	if release == nil {
+	release, ok := h.beginJSONLD(w, r, "frame kind", "frame-"+kind)
+	if !ok {
 		return
 	}
 	defer release()
-	v, err := h.svc.store.Version(r.Context())
-	if err != nil {
-		h.log.Error("frame kind: graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return
-	}
-	if notModified(w, r, etag(v, "frame-"+kind)) {
-		return
-	}
 	limit := h.cfg.MaxJSONLDQuads
 	var all []quad.Quad
 	for _, iri := range h.kindIRIs(kind) {
