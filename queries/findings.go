@@ -86,40 +86,37 @@ func (s *Snapshot) attachFindings() {
 		}
 	}
 	for _, sk := range s.Skills {
-		sk.Findings = bySubject[sk.IRI]
-		if sk.Source == nil {
-			continue
-		}
-		for _, f := range bySubject[sk.ID] {
-			if f.File == sk.Source.Path && f.Instance == nameOf(sk.Instance) {
-				sk.Findings = append(sk.Findings, f)
-			}
-		}
-		if len(sk.Findings) > 1 {
-			sk.Findings = slices.Clone(sk.Findings)
-			slices.SortStableFunc(sk.Findings, compareFindings)
-		}
+		sk.Findings = ownFindings(bySubject, sk.IRI, sk.ID, sk.Source, sk.Instance)
 	}
 	for _, t := range s.Tools {
 		t.Findings = bySubject[t.IRI]
 	}
 	for _, ts := range s.ToolSkills {
-		ts.Findings = bySubject[ts.IRI]
-		if ts.Source == nil {
-			continue
-		}
 		// The parser names a tool skill by its key (tool-skill-invalid,
 		// summary-over-cap, skill-variable-unresolved).
-		for _, f := range bySubject[ts.Key] {
-			if f.File == ts.Source.Path && f.Instance == nameOf(ts.Instance) {
-				ts.Findings = append(ts.Findings, f)
-			}
-		}
-		if len(ts.Findings) > 1 {
-			ts.Findings = slices.Clone(ts.Findings)
-			slices.SortStableFunc(ts.Findings, compareFindings)
+		ts.Findings = ownFindings(bySubject, ts.IRI, ts.Key, ts.Source, ts.Instance)
+	}
+}
+
+// ownFindings is what bySubject holds about iri, plus the findings the
+// parser wrote naming the entity by name (its id or key) in the entity's
+// own file and instance, sorted when there are several. Without a source
+// there is no file to match: only iri's.
+func ownFindings(bySubject map[string][]Finding, iri, name string, src *Source, inst *Instance) []Finding {
+	fs := bySubject[iri]
+	if src == nil {
+		return fs
+	}
+	for _, f := range bySubject[name] {
+		if f.File == src.Path && f.Instance == nameOf(inst) {
+			fs = append(fs, f)
 		}
 	}
+	if len(fs) > 1 {
+		fs = slices.Clone(fs)
+		slices.SortStableFunc(fs, compareFindings)
+	}
+	return fs
 }
 
 // duplicates reports one IRI minted by two files (SPEC §4): both are kept.
