@@ -63,7 +63,14 @@ func testTallies(t *testing.T, h Harness) {
 			t.Fatalf("%s: tallies %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	const want = "2@30=two\x00\xff 4@0=FOUR 5@0=five"
+	talliesKept(t, h, s, url, now, "2@30=two\x00\xff 4@0=FOUR 5@0=five")
+}
+
+// talliesKept checks that another store on url sees the records want (a
+// shared backend) and that they are there after s is closed and url
+// reopened (a persistent one).
+func talliesKept(t *testing.T, h Harness, s *graph.Store, url string, now time.Time, want string) {
+	t.Helper()
 	if h.Shared {
 		if got := talliesOf(t, Open(t, url), now); got != want {
 			t.Fatalf("another store sees %q, want %q", got, want)

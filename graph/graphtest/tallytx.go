@@ -88,21 +88,7 @@ func testTalliesInTransaction(t *testing.T, h Harness) {
 			t.Fatalf("%s: tallies %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	const want = "3@0=v3"
-	if h.Shared {
-		if got := talliesOf(t, Open(t, url), now); got != want {
-			t.Fatalf("another store sees %q, want %q", got, want)
-		}
-	}
-	if !h.Persistent {
-		return
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := talliesOf(t, Open(t, url), now); got != want {
-		t.Fatalf("after a reopen: %q, want %q", got, want)
-	}
+	talliesKept(t, h, s, url, now, "3@0=v3")
 }
 
 // The helper process of testTallyKill: it applies a second version to the
