@@ -51,7 +51,7 @@ func cors(origins []string) func(http.Handler) http.Handler {
 				w.Header().Set("Access-Control-Allow-Methods", corsMethods)
 				w.Header().Set("Access-Control-Allow-Headers", corsHeaders)
 				w.Header().Set("Access-Control-Max-Age", corsMaxAge)
-				w.WriteHeader(http.StatusNoContent)
+				send(w, reply{code: http.StatusNoContent})
 				return
 			}
 			w.Header().Set("Access-Control-Expose-Headers", "ETag")

@@ -15,33 +15,35 @@ import (
 // steps' coverage and reachability from /graphql. A replica has no corpus,
 // and a file changed or removed since it was read is not the one the
 // answers describe: both are 404s, and the page keeps its step table.
-func (h *handlers) diagram(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) diagram(hdr http.Header, r *http.Request) reply {
 	snap := h.svc.Snapshot()
 	if snap == nil {
-		http.Error(w, "not ready: no snapshot yet", http.StatusServiceUnavailable)
-		return
+		return plainError(hdr, http.StatusServiceUnavailable, "not ready: no snapshot yet")
 	}
 	p := snap.Process(chi.URLParam(r, "id"))
 	if p == nil || p.Source == nil {
-		http.Error(w, "no such process", http.StatusNotFound)
-		return
+		return plainError(hdr, http.StatusNotFound, "no such process")
 	}
 	if h.cfg.Files == nil {
-		http.Error(w, "no diagram: this server reads no corpus folder (a read-only replica)", http.StatusNotFound)
-		return
+		return plainError(hdr, http.StatusNotFound, "no diagram: this server reads no corpus folder (a read-only replica)")
 	}
 	b, ok := h.cfg.Files.ReadSource(p.Source)
 	if !ok {
-		http.Error(w, "no diagram: "+p.Source.Path+" is not in the corpus as it was read (changed or removed since)", http.StatusNotFound)
-		return
+		return plainError(hdr, http.StatusNotFound, "no diagram: "+p.Source.Path+" is not in the corpus as it was read (changed or removed since)")
 	}
-	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Cache-Control", "no-cache")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Cache-Control", "no-cache")
 	// The file is data for a script of this origin, never a document.
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	w.Header().Set("Content-Disposition", "inline; filename="+fmt.Sprintf("%q", filepath.Base(p.Source.Path)))
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(b)
+	hdr.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hdr.Set("Content-Disposition", "inline; filename="+fmt.Sprintf("%q", filepath.Base(p.Source.Path)))
+	if r.Method == http.MethodHead {
+		return headReply("application/xml; charset=utf-8")
 	}
+	return reply{code: http.StatusOK, ctype: "application/xml; charset=utf-8", body: b}
+}
+
+// plainError is http.Error's answer: plain text, not to be sniffed.
+func plainError(hdr http.Header, code int, msg string) reply {
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	return textReply(code, msg+"\n")
 }

@@ -31,15 +31,17 @@ func (h *handlers) documentIRIs(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Vary", "Accept")
-		switch negotiate(r, typeJSONLD, typeJSON, typeHTML) {
-		case typeHTML:
-			http.Redirect(w, r, "/", http.StatusSeeOther)
-		case typeJSONLD, typeJSON:
-			h.instanceDocument(w, r, doc)
-		default:
-			notAcceptable(w, typeJSONLD, typeHTML)
-		}
+		h.wrap(func(hdr http.Header, r *http.Request) reply {
+			hdr.Set("Vary", "Accept")
+			switch negotiate(r, typeJSONLD, typeJSON, typeHTML) {
+			case typeHTML:
+				return redirect("/", http.StatusSeeOther)
+			case typeJSONLD, typeJSON:
+				return h.instanceDocument(hdr, r, doc)
+			default:
+				return notAcceptable(typeJSONLD, typeHTML)
+			}
+		})(w, r)
 	})
 }
 
@@ -60,13 +62,13 @@ func (h *handlers) documentAt(p string) string {
 
 // instanceDocument answers the nodes of one instance document, bounded as
 // the whole-graph JSON-LD export is.
-func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc string) {
-	if h.refuseNotDurable(w) {
-		return
+func (h *handlers) instanceDocument(hdr http.Header, r *http.Request, doc string) reply {
+	if rep, refused := h.refuseNotDurable(hdr); refused {
+		return rep
 	}
-	release, ok := h.beginJSONLD(w, r, "instance document", "doc")
+	release, rep, ok := h.beginJSONLD(hdr, r, "instance document", "doc")
 	if !ok {
-		return
+		return rep
 	}
 	defer release()
 	limit := h.cfg.MaxJSONLDQuads
@@ -87,8 +89,7 @@ func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc 
 		return nil
 	})
 	if err == tooMany {
-		writeText(w, http.StatusRequestEntityTooLarge, err.Error()+"\n")
-		return
+		return textReply(http.StatusRequestEntityTooLarge, err.Error()+"\n")
 	}
 	if err == nil {
 		jsonld.SortQuads(qs)
@@ -97,38 +98,35 @@ func (h *handlers) instanceDocument(w http.ResponseWriter, r *http.Request, doc 
 			var out map[string]any
 			if out, err = jsonld.Compact(exp); err == nil {
 				if r.Method == http.MethodHead {
-					w.Header().Set("Content-Type", typeJSONLD)
-					return
+					return headReply(typeJSONLD)
 				}
-				writeJSON(w, http.StatusOK, typeJSONLD, out)
-				return
+				return jsonReply(http.StatusOK, typeJSONLD, out)
 			}
 		}
 	}
 	h.log.Error("instance document failed", "doc", doc, "err", err)
-	writeText(w, http.StatusInternalServerError, "instance document failed\n")
+	return textReply(http.StatusInternalServerError, "instance document failed\n")
 }
 
 // beginJSONLD starts a bounded JSON-LD answer (an instance document, a
 // framed kind): it takes one of the heavy-export slots, reads the graph
 // version and answers 304 when the client's copy, tagged tag, is that
-// version's. ok false means the answer is already written; otherwise the
-// caller answers and calls release when done.
-func (h *handlers) beginJSONLD(w http.ResponseWriter, r *http.Request, what, tag string) (release func(), ok bool) {
-	release = acquire(w, h.heavy, "too many JSON-LD exports are running; retry later\n")
-	if release == nil {
-		return nil, false
+// version's. When ok is false, rep is the answer; otherwise the caller
+// answers and calls release when done.
+func (h *handlers) beginJSONLD(hdr http.Header, r *http.Request, what, tag string) (release func(), rep reply, ok bool) {
+	release, rep, ok = acquire(hdr, h.heavy, "too many JSON-LD exports are running; retry later\n")
+	if !ok {
+		return nil, rep, false
 	}
 	v, err := h.svc.store.Version(r.Context())
 	if err != nil {
 		release()
 		h.log.Error(what+": graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return nil, false
+		return nil, textReply(http.StatusServiceUnavailable, "the store cannot be read\n"), false
 	}
-	if notModified(w, r, etag(v, tag)) {
+	if rep, ok := notModified(hdr, r, etag(v, tag)); ok {
 		release()
-		return nil, false
+		return nil, rep, false
 	}
-	return release, true
+	return release, reply{}, true
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,16 +41,15 @@ const (
 // export serves the whole graph as streamed N-Quads, or as compacted
 // JSON-LD (bounded by MaxJSONLDQuads and MaxJSONLDExports), or one entity
 // framed. ?format= overrides the Accept header.
-func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Vary", "Accept")
+func (h *handlers) export(hdr http.Header, r *http.Request) reply {
+	hdr.Set("Vary", "Accept")
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "mcp-tools" {
-		h.exportMCPTools(w, r)
-		return
+		return h.exportMCPTools(hdr, r)
 	}
-	if h.refuseNotDurable(w) {
-		return
+	if rep, refused := h.refuseNotDurable(hdr); refused {
+		return rep
 	}
 	if format == "" {
 		switch negotiate(r, typeNQuads, typeJSONLD, typeJSON) {
@@ -60,133 +58,63 @@ func (h *handlers) export(w http.ResponseWriter, r *http.Request) {
 		case typeJSONLD, typeJSON:
 			format = "jsonld"
 		default:
-			notAcceptable(w, typeNQuads, typeJSONLD)
-			return
+			return notAcceptable(typeNQuads, typeJSONLD)
 		}
 	}
 	if kind := q.Get("frame"); kind != "" {
 		id := q.Get("id")
 		switch {
 		case !frameKinds[kind]:
-			writeText(w, http.StatusBadRequest, "frame needs ?frame=skill|tool|process|bean|contract|server|toolskill[&id=<id>]\n")
+			return textReply(http.StatusBadRequest, "frame needs ?frame=skill|tool|process|bean|contract|server|toolskill[&id=<id>]\n")
 		case id == "":
-			h.frameKind(w, r, kind) // every node of the kind (frame_kind.go)
+			return h.frameKind(hdr, r, kind) // every node of the kind (frame_kind.go)
 		default:
-			h.frame(w, r, kind, id)
+			return h.frame(hdr, r, kind, id)
 		}
-		return
 	}
-	var ctype string
-	switch format {
-	case "nquads":
-		ctype = typeNQuads
-	case "jsonld":
-		ctype = typeJSONLD
-	default:
-		writeText(w, http.StatusBadRequest, "format must be nquads, jsonld or mcp-tools\n")
-		return
+	if format != "nquads" && format != "jsonld" {
+		return textReply(http.StatusBadRequest, "format must be nquads, jsonld or mcp-tools\n")
 	}
 	st := h.svc.store
 	v, err := st.Version(r.Context())
 	if err != nil {
 		h.log.Error("export: graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return
+		return textReply(http.StatusServiceUnavailable, "the store cannot be read\n")
+	}
+	if rep, ok := notModified(hdr, r, etag(v, format)); ok {
+		return rep
 	}
 	if format == "jsonld" {
-		if notModified(w, r, etag(v, format)) {
-			return
-		}
-		h.exportJSONLD(w, r)
-		return
-	}
-	tag := etag(v, format)
-	if matches(r, tag) {
-		w.Header().Set("ETag", tag)
-		w.WriteHeader(http.StatusNotModified)
-		return
+		return h.exportJSONLD(hdr, r)
 	}
 	if r.Method == http.MethodHead {
-		w.Header().Set("ETag", tag)
-		w.Header().Set("Content-Type", ctype)
-		return // the headers are the answer; the body would be discarded
+		return headReply(typeNQuads)
 	}
-	release := acquire(w, h.streams, "too many exports are running; retry later\n")
-	if release == nil {
-		return
+	release, rep, ok := acquire(hdr, h.streams, "too many exports are running; retry later\n")
+	if !ok {
+		hdr.Del("ETag")
+		return rep
 	}
-	defer release()
-	h.streamNQuads(w, r, tag)
+	// The ETag set above goes out with the first chunk, or not at all
+	// (sendStream).
+	return reply{code: http.StatusOK, ctype: typeNQuads, done: release, stream: func(w io.Writer) error {
+		_, err := h.svc.store.WriteNQuads(r.Context(), w)
+		return err
+	}}
 }
 
 // retryExport is the Retry-After of an export refused for the number
 // running, in seconds.
 const retryExport = "5"
 
-// exportFirstChunk is what an N-Quads export holds before it answers:
-// a store that fails within it is a 500 with no ETag; see streamNQuads.
-const exportFirstChunk = 64 << 10
-
-// streamNQuads streams the whole graph as N-Quads, exportFirstChunk bytes
-// at a time, so memory stays bounded whatever the graph's size. The ETag
-// and the status go out with the first chunk: a read that fails before it
-// answers 500 without them. One that fails after (a damaged page read
-// midway, issue 28.7: a cleanly ended 87 KB body of a 12 MB export with
-// ETag "g1-nquads") aborts the connection (http.ErrAbortHandler: no
-// terminating chunk), so no client or cache takes the part for the whole.
-func (h *handlers) streamNQuads(w http.ResponseWriter, r *http.Request, tag string) {
-	cw := &chunkWriter{w: w, tag: tag}
-	bw := bufio.NewWriterSize(cw, exportFirstChunk)
-	_, err := h.svc.store.WriteNQuads(r.Context(), bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		cw.start() // an empty graph: headers, no body
-		return
-	}
-	if r.Context().Err() != nil {
-		h.log.Info("export: the client went away", "err", err)
-		return
-	}
-	h.log.Error("export failed", "err", err)
-	if !cw.started {
-		writeText(w, http.StatusInternalServerError, "export failed: the store cannot be read\n")
-		return
-	}
-	panic(http.ErrAbortHandler)
-}
-
-// chunkWriter sends the export's headers, ETag included, with its first
-// chunk of body.
-type chunkWriter struct {
-	w       http.ResponseWriter
-	tag     string
-	started bool
-}
-
-func (c *chunkWriter) start() {
-	if !c.started {
-		c.started = true
-		c.w.Header().Set("ETag", c.tag)
-		c.w.Header().Set("Content-Type", typeNQuads)
-		c.w.WriteHeader(http.StatusOK)
-	}
-}
-
-func (c *chunkWriter) Write(p []byte) (int, error) {
-	c.start()
-	return c.w.Write(p)
-}
-
 // exportJSONLD compacts the whole graph. Compaction holds every quad and
 // json-gold's expansion of them in memory, so the limit is decided from the
 // quad count before anything is loaded, and at most MaxJSONLDExports run
 // at once (SPEC §7: bounded requests).
-func (h *handlers) exportJSONLD(w http.ResponseWriter, r *http.Request) {
-	release := acquire(w, h.heavy, "too many JSON-LD exports are running; retry later, or use Accept: application/n-quads (streamed)\n")
-	if release == nil {
-		return
+func (h *handlers) exportJSONLD(hdr http.Header, r *http.Request) reply {
+	release, rep, ok := acquire(hdr, h.heavy, "too many JSON-LD exports are running; retry later, or use Accept: application/n-quads (streamed)\n")
+	if !ok {
+		return rep
 	}
 	defer release()
 	ctx := r.Context()
@@ -194,36 +122,29 @@ func (h *handlers) exportJSONLD(w http.ResponseWriter, r *http.Request) {
 		n, err := h.svc.exportQuadCount(ctx, limit)
 		if err != nil {
 			h.log.Error("json-ld export: count quads", "err", err)
-			writeText(w, http.StatusInternalServerError, "json-ld export failed\n")
-			return
+			return textReply(http.StatusInternalServerError, "json-ld export failed\n")
 		}
 		if n > limit {
-			writeText(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%v: the graph has more than %d quads\n", errTooMany, limit))
-			return
+			return textReply(http.StatusRequestEntityTooLarge, fmt.Sprintf("%v: the graph has more than %d quads\n", errTooMany, limit))
 		}
 	}
 	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", typeJSONLD)
-		return
+		return headReply(typeJSONLD)
 	}
 	out, err := compactAll(ctx, h.svc.store, h.cfg.MaxJSONLDQuads)
 	if errors.Is(err, errTooMany) { // the graph grew between the count and the read
-		w.Header().Del("Content-Type")
-		writeText(w, http.StatusRequestEntityTooLarge, err.Error()+"\n")
-		return
+		return textReply(http.StatusRequestEntityTooLarge, err.Error()+"\n")
 	}
 	if err != nil {
 		h.log.Error("json-ld export failed", "err", err)
-		w.Header().Del("Content-Type")
-		writeText(w, http.StatusInternalServerError, "json-ld export failed\n")
-		return
+		return textReply(http.StatusInternalServerError, "json-ld export failed\n")
 	}
-	writeJSON(w, http.StatusOK, typeJSONLD, out)
+	return jsonReply(http.StatusOK, typeJSONLD, out)
 }
 
 // notAcceptable answers 406 naming the types this resource has.
-func notAcceptable(w http.ResponseWriter, types ...string) {
-	writeText(w, http.StatusNotAcceptable, "none of the Accept header's types can be given here; available: "+strings.Join(types, ", ")+"\n")
+func notAcceptable(types ...string) reply {
+	return textReply(http.StatusNotAcceptable, "none of the Accept header's types can be given here; available: "+strings.Join(types, ", ")+"\n")
 }
 
 // errTooMany refuses a whole-graph JSON-LD export over the limit.
@@ -305,13 +226,12 @@ func entityQuads(ctx context.Context, st *graph.Store, iri string) ([]quad.Quad,
 // are not those of the store (a cold start's write is running): the
 // export and the entity documents read the store, which does not hold
 // them yet.
-func (h *handlers) refuseNotDurable(w http.ResponseWriter) bool {
+func (h *handlers) refuseNotDurable(hdr http.Header) (reply, bool) {
 	if h.svc.Snapshot() == nil || h.svc.Durable() {
-		return false
+		return reply{}, false
 	}
-	w.Header().Set("Retry-After", retryNotDurable)
-	writeText(w, http.StatusServiceUnavailable, "the store write of the corpus is running: the export reads the store; retry once /readyz says durable\n")
-	return true
+	hdr.Set("Retry-After", retryNotDurable)
+	return textReply(http.StatusServiceUnavailable, "the store write of the corpus is running: the export reads the store; retry once /readyz says durable\n"), true
 }
 
 // lookup finds the IRI of kind/id in any instance, "" when absent.
@@ -349,20 +269,18 @@ func (h *handlers) lookup(ctx context.Context, kind, id string) string {
 	return ""
 }
 
-func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string) {
+func (h *handlers) frame(hdr http.Header, r *http.Request, kind, id string) reply {
 	v, err := h.svc.store.Version(r.Context())
 	if err != nil {
 		h.log.Error("frame: graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return
+		return textReply(http.StatusServiceUnavailable, "the store cannot be read\n")
 	}
 	iri := h.lookup(r.Context(), kind, id)
 	if iri == "" {
-		writeText(w, http.StatusNotFound, fmt.Sprintf("no %s %q\n", kind, id))
-		return
+		return textReply(http.StatusNotFound, fmt.Sprintf("no %s %q\n", kind, id))
 	}
-	if notModified(w, r, etag(v, "frame")) {
-		return
+	if rep, ok := notModified(hdr, r, etag(v, "frame")); ok {
+		return rep
 	}
 	qs, err := entityQuads(r.Context(), h.svc.store, iri)
 	if err == nil {
@@ -370,13 +288,12 @@ func (h *handlers) frame(w http.ResponseWriter, r *http.Request, kind, id string
 		if exp, err = jsonld.FromQuads(qs); err == nil {
 			var out map[string]any
 			if out, err = jsonld.Frame(exp, iri); err == nil {
-				writeJSON(w, http.StatusOK, typeJSONLD, out)
-				return
+				return jsonReply(http.StatusOK, typeJSONLD, out)
 			}
 		}
 	}
 	h.log.Error("frame failed", "iri", iri, "err", err)
-	writeText(w, http.StatusInternalServerError, "frame failed\n")
+	return textReply(http.StatusInternalServerError, "frame failed\n")
 }
 
 // etag names the representation of the graph at version v in a format:
@@ -388,13 +305,12 @@ func etag(v int64, format string) string {
 
 // notModified sets the ETag and answers 304 when If-None-Match already
 // names it (RFC 9110 §13.1.2: weak comparison, "*" matches any).
-func notModified(w http.ResponseWriter, r *http.Request, tag string) bool {
-	w.Header().Set("ETag", tag)
+func notModified(hdr http.Header, r *http.Request, tag string) (reply, bool) {
+	hdr.Set("ETag", tag)
 	if matches(r, tag) {
-		w.WriteHeader(http.StatusNotModified)
-		return true
+		return reply{code: http.StatusNotModified}, true
 	}
-	return false
+	return reply{}, false
 }
 
 // matches reports whether r's If-None-Match names tag.
@@ -424,16 +340,16 @@ func (h *handlers) schemaFile(_ http.Header, r *http.Request) reply {
 }
 
 // acquire takes one of sem's slots for an export and returns what gives it
-// back; with every slot taken it answers 503 with Retry-After and msg and
-// returns nil. It is the one rationing of the exports (issue 28 row 13).
-func acquire(w http.ResponseWriter, sem chan struct{}, msg string) (release func()) {
+// back; with every slot taken, ok is false and rep answers 503 with
+// Retry-After and msg. It is the one rationing of the exports (issue 28
+// row 13).
+func acquire(hdr http.Header, sem chan struct{}, msg string) (release func(), rep reply, ok bool) {
 	select {
 	case sem <- struct{}{}:
-		return func() { <-sem }
+		return func() { <-sem }, reply{}, true
 	default:
-		w.Header().Set("Retry-After", retryExport)
-		writeText(w, http.StatusServiceUnavailable, msg)
-		return nil
+		hdr.Set("Retry-After", retryExport)
+		return nil, textReply(http.StatusServiceUnavailable, msg), false
 	}
 }
 

@@ -32,7 +32,7 @@ func TestHeavyExportsAreBounded(t *testing.T) {
 		req := httptest.NewRequest(http.MethodGet, "/export", nil)
 		req.Header.Set("Accept", accept)
 		rec := httptest.NewRecorder()
-		h.export(rec, req)
+		h.wrap(h.export)(rec, req)
 		return rec
 	}
 	h.heavy <- struct{}{} // a running export holds the only slot
@@ -73,7 +73,7 @@ func TestNQuadsExportsAreBounded(t *testing.T) {
 		req := httptest.NewRequest(http.MethodGet, "/export", nil)
 		req.Header.Set("Accept", "application/n-quads")
 		rec := httptest.NewRecorder()
-		h.export(rec, req)
+		h.wrap(h.export)(rec, req)
 		return rec
 	}
 	for range cfg.MaxNQuadsExports {
@@ -119,7 +119,7 @@ func TestFailedExportIsVisiblyBroken(t *testing.T) {
 			if _, err := st.WriteNQuads(ctx, &whole); err != nil {
 				t.Fatal(err)
 			}
-			if whole.Len() < 2*exportFirstChunk || strings.Count(whole.String(), "\n") < tt.failAt {
+			if whole.Len() < 2*streamChunk || strings.Count(whole.String(), "\n") < tt.failAt {
 				t.Fatalf("the corpus exports %d bytes: too few to fail midway", whole.Len())
 			}
 			hooks.FailRead = func(n int) error {
@@ -138,7 +138,7 @@ func TestFailedExportIsVisiblyBroken(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			body, readErr := io.ReadAll(resp.Body)
-			if tt.failAt*100 < exportFirstChunk { // fails inside the first chunk
+			if tt.failAt*100 < streamChunk { // fails inside the first chunk
 				if resp.StatusCode != http.StatusInternalServerError || resp.Header.Get("ETag") != "" {
 					t.Fatalf("%d ETag %q, want 500 without an ETag", resp.StatusCode, resp.Header.Get("ETag"))
 				}

@@ -50,15 +50,14 @@ func (h *handlers) kindIRIs(kind string) []string {
 // kind framed as a tree, under @graph. It holds each node's quads and their
 // expansion in memory, so it shares the whole-graph JSON-LD export's bounds
 // (MaxJSONLDQuads, at most MaxJSONLDExports at once).
-func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string) {
+func (h *handlers) frameKind(hdr http.Header, r *http.Request, kind string) reply {
 	typ, ok := kindTypes[kind]
 	if !ok {
-		writeText(w, http.StatusBadRequest, fmt.Sprintf("frame=%s needs &id=<id>; without an id frame one of skill, tool, process, bean, contract, server, toolskill\n", kind))
-		return
+		return textReply(http.StatusBadRequest, fmt.Sprintf("frame=%s needs &id=<id>; without an id frame one of skill, tool, process, bean, contract, server, toolskill\n", kind))
 	}
-	release, ok := h.beginJSONLD(w, r, "frame kind", "frame-"+kind)
+	release, rep, ok := h.beginJSONLD(hdr, r, "frame kind", "frame-"+kind)
 	if !ok {
-		return
+		return rep
 	}
 	defer release()
 	limit := h.cfg.MaxJSONLDQuads
@@ -67,13 +66,11 @@ func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string
 		qs, err := entityQuads(r.Context(), h.svc.store, iri)
 		if err != nil {
 			h.log.Error("frame kind: read", "iri", iri, "err", err)
-			writeText(w, http.StatusInternalServerError, "frame failed\n")
-			return
+			return textReply(http.StatusInternalServerError, "frame failed\n")
 		}
 		all = append(all, qs...)
 		if limit > 0 && len(all) > limit {
-			writeText(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("every %s framed is more than %d quads; ask for one with &id=<id>, or use Accept: application/n-quads\n", kind, limit))
-			return
+			return textReply(http.StatusRequestEntityTooLarge, fmt.Sprintf("every %s framed is more than %d quads; ask for one with &id=<id>, or use Accept: application/n-quads\n", kind, limit))
 		}
 	}
 	jsonld.SortQuads(all)
@@ -81,12 +78,11 @@ func (h *handlers) frameKind(w http.ResponseWriter, r *http.Request, kind string
 	if err == nil {
 		var out map[string]any
 		if out, err = jsonld.FrameType(exp, typ); err == nil {
-			writeJSON(w, http.StatusOK, typeJSONLD, out)
-			return
+			return jsonReply(http.StatusOK, typeJSONLD, out)
 		}
 	}
 	h.log.Error("frame kind failed", "kind", kind, "err", err)
-	writeText(w, http.StatusInternalServerError, "frame failed\n")
+	return textReply(http.StatusInternalServerError, "frame failed\n")
 }
 
 // irisOf is the IRI of each of xs.

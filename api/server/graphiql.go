@@ -14,5 +14,5 @@ func (h *handlers) graphiql(hdr http.Header, _ *http.Request) reply {
 		hdr.Set("X-Content-Type-Options", "nosniff")
 		return textReply(http.StatusNotFound, "this server has no GraphiQL page; POST GraphQL to /graphql\n")
 	}
-	return reply{page: h.cfg.Explorer}
+	return reply{handler: h.cfg.Explorer}
 }

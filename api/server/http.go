@@ -94,17 +94,21 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, traceRequests, h.logRequests(m), cors(cfg.CORSOrigins))
 	r.Use(h.documentIRIs) // <iriBase><name>.jsonld, the minted document IRIs (docroute.go)
-	// get registers a read-only route for GET and HEAD (RFC 9110 §9.3.2:
-	// HEAD works wherever GET does), so a 405 names both in Allow.
-	get := func(pattern string, fn http.HandlerFunc) {
-		r.Get(pattern, fn)
-		r.Head(pattern, fn)
+	// get registers a read-only endpoint for GET and HEAD (RFC 9110
+	// §9.3.2: HEAD works wherever GET does), so a 405 names both in Allow.
+	get := func(pattern string, fn endpoint) {
+		r.Get(pattern, h.wrap(fn))
+		r.Head(pattern, h.wrap(fn))
 	}
-	get("/healthz", h.wrap(func(http.Header, *http.Request) reply { return textReply(http.StatusOK, "ok\n") }))
-	get("/readyz", h.wrap(h.ready))
+	// other is an answer another package writes (see reply.handler).
+	other := func(hd http.Handler) endpoint {
+		return func(http.Header, *http.Request) reply { return reply{handler: hd} }
+	}
+	get("/healthz", func(http.Header, *http.Request) reply { return textReply(http.StatusOK, "ok\n") })
+	get("/readyz", h.ready)
 	if m != nil {
 		metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{EnableOpenMetrics: true}) // by Accept (issue 25.11)
-		get("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		get("/metrics", func(http.Header, *http.Request) reply {
 			m.observe(svc.Snapshot())
 			// Durability changes without a new snapshot (the early one's
 			// write commits), so it is read at every scrape.
@@ -113,24 +117,24 @@ func Handler(svc *Service, schema *api.Schema, cfg Config, log *slog.Logger, m *
 				durable = 1
 			}
 			m.durable.Set(durable)
-			metrics.ServeHTTP(w, r)
+			return reply{handler: metrics}
 		})
 	}
 	r.HandleFunc("/graphql", h.wrap(h.graphql))   // it answers 405 itself (graphql_http.go)
 	r.Options("/graphql", h.wrap(graphqlOptions)) // a preflight from a disallowed origin, or none: 204, no CORS headers
-	r.Handle("/mcp", h.mcpHandler())              // MCP over Streamable HTTP (mcp.go)
-	get("/graphiql", h.wrap(h.graphiql))
-	get("/graphiql/*", h.wrap(h.graphiql))
+	r.Handle("/mcp", h.wrap(h.mcpHandler()))      // MCP over Streamable HTTP (mcp.go)
+	get("/graphiql", h.graphiql)
+	get("/graphiql/*", h.graphiql)
 	get("/diagram/{id}", h.diagram)
 	get("/export", h.export)
 	get("/id/{kind}/*", h.describe)
-	get("/ns", h.wrap(h.context))
-	get("/context.jsonld", h.wrap(h.context))
-	get("/schemas/{name}", h.wrap(h.schemaFile))
+	get("/ns", h.context)
+	get("/context.jsonld", h.context)
+	get("/schemas/{name}", h.schemaFile)
 	if cfg.Page != nil {
-		r.Handle("/*", cfg.Page)
+		r.Handle("/*", h.wrap(other(cfg.Page)))
 	} else {
-		get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/graphiql", http.StatusFound) })
+		get("/", func(http.Header, *http.Request) reply { return redirect("/graphiql", http.StatusFound) })
 	}
 	return r
 }

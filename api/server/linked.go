@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -27,35 +28,31 @@ const sgNS = "https://w3id.org/skillgraph/ns#"
 // else). A kind the page has no view for (a bean, a contract, an MCP
 // server, a script) answers a browser with the entity's JSON-LD, which it
 // shows, rather than a page saying the view does not exist.
-func (h *handlers) describe(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Vary", "Accept")
+func (h *handlers) describe(hdr http.Header, r *http.Request) reply {
+	hdr.Set("Vary", "Accept")
 	kind := chi.URLParam(r, "kind")
 	id := chi.URLParam(r, "*")
 	if !frameKinds[kind] || id == "" {
-		writeText(w, http.StatusNotFound, "unknown kind; use /id/"+strings.Join(sortedKinds(), "|")+"/<id>\n")
-		return
+		return textReply(http.StatusNotFound, "unknown kind; use /id/"+strings.Join(sortedKinds(), "|")+"/<id>\n")
 	}
 	ctype := negotiate(r, typeJSONLD, typeJSON, typeNQuads, typeTurtle, typeHTML)
 	if ctype == typeHTML {
 		if page := h.pageFor(r.Context(), kind, id); page != "" {
-			http.Redirect(w, r, "/"+page, http.StatusSeeOther)
-			return
+			return redirect("/"+page, http.StatusSeeOther)
 		}
 		ctype = typeJSONLD
 	}
 	switch ctype {
-	case typeJSONLD, typeJSON:
-		if h.refuseNotDurable(w) {
-			return
+	case typeJSONLD, typeJSON, typeNQuads, typeTurtle:
+		if rep, refused := h.refuseNotDurable(hdr); refused {
+			return rep
 		}
-		h.frame(w, r, kind, id)
-	case typeNQuads, typeTurtle:
-		if h.refuseNotDurable(w) {
-			return
+		if ctype == typeJSONLD || ctype == typeJSON {
+			return h.frame(hdr, r, kind, id)
 		}
-		h.entityRDF(w, r, kind, id, ctype)
+		return h.entityRDF(hdr, r, kind, id, ctype)
 	default:
-		notAcceptable(w, typeJSONLD, typeNQuads, typeTurtle, typeHTML)
+		return notAcceptable(typeJSONLD, typeNQuads, typeTurtle, typeHTML)
 	}
 }
 
@@ -71,47 +68,43 @@ func sortedKinds() []string {
 // entityRDF writes an entity's quads (those frame reads) as N-Quads, or
 // as Turtle triples (the graph names dropped, a triple in two graphs
 // once).
-func (h *handlers) entityRDF(w http.ResponseWriter, r *http.Request, kind, id, ctype string) {
+func (h *handlers) entityRDF(hdr http.Header, r *http.Request, kind, id, ctype string) reply {
 	v, err := h.svc.store.Version(r.Context())
 	if err != nil {
 		h.log.Error("describe: graph version", "err", err)
-		writeText(w, http.StatusServiceUnavailable, "the store cannot be read\n")
-		return
+		return textReply(http.StatusServiceUnavailable, "the store cannot be read\n")
 	}
 	iri := h.lookup(r.Context(), kind, id)
 	if iri == "" {
-		writeText(w, http.StatusNotFound, "no "+kind+" "+quoteID(id)+"\n")
-		return
+		return textReply(http.StatusNotFound, "no "+kind+" "+quoteID(id)+"\n")
 	}
 	format := "nquads"
 	if ctype == typeTurtle {
 		format = "turtle"
 	}
-	if notModified(w, r, etag(v, "id-"+format)) {
-		return
+	if rep, ok := notModified(hdr, r, etag(v, "id-"+format)); ok {
+		return rep
 	}
 	qs, err := entityQuads(r.Context(), h.svc.store, iri)
 	if err != nil {
 		h.log.Error("describe: read quads", "iri", iri, "err", err)
-		writeText(w, http.StatusInternalServerError, "reading the entity failed\n")
-		return
+		return textReply(http.StatusInternalServerError, "reading the entity failed\n")
 	}
-	w.Header().Set("Content-Type", ctype)
 	if r.Method == http.MethodHead {
-		return
+		return headReply(ctype)
 	}
-	bw := bufio.NewWriter(w)
-	if ctype == typeTurtle {
-		writeTurtle(bw, qs)
-	} else {
-		for _, q := range qs {
-			bw.WriteString(q.NQuad())
-			bw.WriteByte('\n')
+	return reply{code: http.StatusOK, ctype: ctype, stream: func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if ctype == typeTurtle {
+			writeTurtle(bw, qs)
+		} else {
+			for _, q := range qs {
+				bw.WriteString(q.NQuad())
+				bw.WriteByte('\n')
+			}
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		h.log.Warn("describe: write", "err", err)
-	}
+		return bw.Flush()
+	}}
 }
 
 func quoteID(id string) string { return `"` + strings.ReplaceAll(id, `"`, `\"`) + `"` }

@@ -19,7 +19,7 @@ import (
 // request stands alone, so the server keeps no sessions (memory bounded
 // by the requests in flight) and no stream outlives a request; the body
 // cap and deadline are /graphql's.
-func (h *handlers) mcpHandler() http.Handler {
+func (h *handlers) mcpHandler() endpoint {
 	srv := mcpserve.New(mcpserve.Options{
 		Snapshot: h.svc.Snapshot,
 		Schema:   h.schema,
@@ -36,28 +36,22 @@ func (h *handlers) mcpHandler() http.Handler {
 	})
 	// A POST body that is no JSON-RPC message is answered here with a
 	// JSON-RPC error (the SDK answers text): a client reads it like any
-	// other error of the protocol.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// other error of the protocol. wrap has bounded the body.
+	return func(_ http.Header, r *http.Request) reply {
 		if r.Method != http.MethodPost {
-			sdk.ServeHTTP(w, r)
-			return
+			return reply{handler: sdk}
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
+		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			w.Header().Set("Content-Type", typeJSON)
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
-			_, _ = w.Write(rpcError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes)))
-			return
+			return reply{code: http.StatusRequestEntityTooLarge, ctype: typeJSON,
+				body: rpcError(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body over %d bytes", h.cfg.MaxBodyBytes))}
 		}
 		if msg := mcpserve.Malformed(bytes.TrimSpace(body)); msg != nil {
-			w.Header().Set("Content-Type", typeJSON)
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write(msg)
-			return
+			return reply{code: http.StatusBadRequest, ctype: typeJSON, body: msg}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		sdk.ServeHTTP(w, r)
-	})
+		return reply{handler: sdk}
+	}
 }
 
 func rpcError(code int, msg string) []byte {

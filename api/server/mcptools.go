@@ -10,20 +10,18 @@ import (
 // the same projection as `skillgraph export --format mcp-tools`). It is
 // answered from the snapshot, so it does not wait for a cold start's store
 // write as the quad exports do.
-func (h *handlers) exportMCPTools(w http.ResponseWriter, r *http.Request) {
+func (h *handlers) exportMCPTools(hdr http.Header, r *http.Request) reply {
 	snap := h.svc.Snapshot()
 	if snap == nil {
-		w.Header().Set("Retry-After", retryNotDurable)
-		writeText(w, http.StatusServiceUnavailable, "no snapshot yet: the first ingest is running\n")
-		return
+		hdr.Set("Retry-After", retryNotDurable)
+		return textReply(http.StatusServiceUnavailable, "no snapshot yet: the first ingest is running\n")
 	}
 	server := r.URL.Query().Get("server")
-	if notModified(w, r, etag(snap.Version, "mcp-tools-"+url.PathEscape(server))) {
-		return
+	if rep, ok := notModified(hdr, r, etag(snap.Version, "mcp-tools-"+url.PathEscape(server))); ok {
+		return rep
 	}
 	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", typeJSON)
-		return
+		return headReply(typeJSON)
 	}
-	writeJSON(w, http.StatusOK, typeJSON, snap.MCPTools(server))
+	return jsonReply(http.StatusOK, typeJSON, snap.MCPTools(server))
 }
