@@ -11,6 +11,8 @@
 #   SKILLS=1000 scripts/goals.sh                   # the 1k rows
 #   SIZES="10000 100000" SIDE=1 PG=1 scripts/goals.sh   # every row of the goal table
 #   STEPS="warm dashboard" scripts/goals.sh        # only some rows
+#   SIZES="10000 100000" SIDE=1 PG=1 STEPS_100000="ingest warm watch dashboard" scripts/goals.sh
+#                                                  # STEPS_<size>: the rows of one size
 #
 # Rows (STEPS): ingest cold warm watch firstedit dashboard, with PG=1 also
 # pg (the same ingest into PostgreSQL) and replica (a read-only replica of
@@ -151,7 +153,8 @@ for SIZE in $SIZES; do
 	echo
 	echo "| $SIZE skills ($(find "$CORPUS" -type f | wc -l) files) | result | load avg |"
 	echo "|---|---|---|"
-	for step in $STEPS; do
+	steps_var=STEPS_$SIZE
+	for step in ${!steps_var:-$STEPS}; do
 		case $step in
 		ingest)
 			rm -rf "$WORK/ingest" && mkdir -p "$WORK/ingest"
