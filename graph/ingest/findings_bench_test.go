@@ -1,7 +1,10 @@
 package ingest_test
 
 import (
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +56,28 @@ func BenchmarkFindingCost(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			benchShape(b, map[string]string{"mcp/m.json": invalidMCP(n, false)})
 		})
+	}
+}
+
+// findingsDir, when set, is where TestWriteFindingsCorpus writes the
+// 30 × 999 corpus (about 2 MB), to measure `skillgraph check` on it (its
+// RSS: issue #28 row 14) without a fixture checked in:
+//
+//	go test ./graph/ingest -run TestWriteFindingsCorpus -findings-corpus /tmp/findings30
+//	/usr/bin/time -v skillgraph check --corpus /tmp/findings30 --format json > /dev/null
+var findingsDir = flag.String("findings-corpus", "", "write the 30 × 999 invalid MCP tools corpus into this folder")
+
+func TestWriteFindingsCorpus(t *testing.T) {
+	if *findingsDir == "" {
+		t.Skip("no -findings-corpus folder given")
+	}
+	for rel, body := range findingsCorpus(30) {
+		p := filepath.Join(*findingsDir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
