@@ -462,7 +462,7 @@ func (d *direct) facts(s string) iriFacts {
 		p := s[:i+1]
 		f, known := d.prefixes[p]
 		if !known {
-			f = exactFacts(p)
+			f = sharedFacts(p)
 			d.prefixes[p] = f
 		}
 		// Not absolute carries over both ways; valid only one way.
@@ -475,6 +475,34 @@ func (d *direct) facts(s string) iriFacts {
 		f = exactFacts(s)
 		d.whole[s] = f
 	}
+	return f
+}
+
+// prefixFacts remembers the facts of document prefixes across
+// documents: every file of an instance mints its IRIs under one document
+// IRI, and asking json-gold once per file was a quarter of the direct
+// path's CPU at 10k. Bounded: past maxPrefixFacts prefixes (instances),
+// the rest are asked per document.
+var prefixFacts = struct {
+	sync.RWMutex
+	m map[string]iriFacts
+}{m: map[string]iriFacts{}}
+
+const maxPrefixFacts = 4096
+
+func sharedFacts(p string) iriFacts {
+	prefixFacts.RLock()
+	f, known := prefixFacts.m[p]
+	prefixFacts.RUnlock()
+	if known {
+		return f
+	}
+	f = exactFacts(p)
+	prefixFacts.Lock()
+	if len(prefixFacts.m) < maxPrefixFacts {
+		prefixFacts.m[p] = f
+	}
+	prefixFacts.Unlock()
 	return f
 }
 
