@@ -149,6 +149,15 @@ func FuzzDirectEqualsReference(f *testing.F) {
 			rec := fuzzFile(p, id, text, line)
 			rec.Parser = parser
 			docs = append(docs, Document(in, rec, SourceMeta{Path: p, SHA256: text, Size: int64(line), Parser: parser}))
+			// fuzzFile's float and relative port type send it to
+			// json-gold; this one the direct path decides when the
+			// fuzzed strings allow.
+			rec = fuzzFile(p, id, text, line)
+			rec.Parser = parser
+			rec.Tools[0].Install = map[string]any{text: []any{id, line}}
+			rec.Tools[0].Inputs[0].TypeIRI = iri
+			rec.Skills[0].Output = iri
+			docs = append(docs, Document(in, rec, SourceMeta{Path: p, SHA256: text, Size: int64(line), Parser: parser}))
 		}
 		docs = append(docs, map[string]any{"@context": ContextURL, "@graph": []any{
 			map[string]any{"id": iri, "type": "Tool", "key": text, "install": literal, "line": line},
