@@ -410,8 +410,8 @@ func typed(lex, dt string) quad.Value {
 }
 
 // emit adds the quad s p o (quads keeps it once per equal value); keep
-// false drops it, as
-// json-gold drops a statement naming an IRI it finds invalid.
+// false drops it, as json-gold drops a statement naming an IRI it finds
+// invalid.
 func (d *direct) emit(keep bool, k objKey, o quad.Value) {
 	if keep {
 		d.out = append(d.out, entry{q: quad.Quad{Subject: k.s, Predicate: k.p, Object: o, Label: d.label}, k: k,
@@ -457,6 +457,8 @@ func (d *direct) iriOK(s string) (ok, decided bool) {
 // keeps (ld.IsURL: fewer than 2 083 runes).
 const maxURLRunes = 2083
 
+// facts are s's absoluteness and validity, from its prefix when they
+// carry over (see iriOK), else from s whole; both remembered.
 func (d *direct) facts(s string) iriFacts {
 	if i := strings.IndexByte(s, '#'); i >= 0 && fragmentSafe(s[i+1:]) {
 		p := s[:i+1]
