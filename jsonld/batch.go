@@ -19,6 +19,10 @@ type Conversion struct {
 // ToQuadsBatch converts each document as ToQuads does, with the same
 // quads and errors; a document that fails fails only itself.
 //
+// A document of ours (Document's shapes under the embedded context) is
+// converted on the direct path, without json-gold (direct.go); every
+// other one, and any of ours the direct path does not decide, as below.
+//
 // Every document is expanded and put in a node map by json-gold on its
 // own (from the embedded context processed once), as json-gold's ToRDF
 // does. The RDF step then runs once for a group of documents instead of
@@ -35,6 +39,10 @@ func ToQuadsBatch(cs []Conversion) {
 	maps := make([]nodeMap, len(cs))
 	var groups []*batchGroup
 	for i := range cs {
+		if qs, ok := directPath(cs[i].Doc, cs[i].Graph); ok {
+			cs[i].Quads = qs // json-gold's quads, without json-gold (direct.go)
+			continue
+		}
 		nm, err := prepare(cs[i].Doc)
 		if err != nil {
 			cs[i].Err = err
@@ -75,6 +83,10 @@ func ToQuadsBatch(cs []Conversion) {
 		}
 	}
 }
+
+// directPath is directQuads; a variable so that tests (and the
+// benchmarks comparing both) can send every document to json-gold.
+var directPath = directQuads
 
 // nodeMap is one document's json-gold node map (graph name → subject →
 // node) and the blank node issuer that made it.

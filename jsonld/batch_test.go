@@ -33,6 +33,7 @@ func TestBatchFailureFailsOnlyItsDocument(t *testing.T) {
 		{"bad last", []Conversion{good(0), good(1), good(2), bad()}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			defer withoutDirect()()
 			ToQuadsBatch(tc.batch)
 			for i, c := range tc.batch {
 				if i == tc.bad {
@@ -62,6 +63,7 @@ func TestGroupFailureConvertsEachAlone(t *testing.T) {
 		batch = append(batch, Conversion{Doc: doc, Graph: id + "/graph"})
 	}
 	calls := 0
+	defer withoutDirect()()
 	defer func(orig func(map[string]any) *ld.RDFDataset) { groupToRDF = orig }(groupToRDF)
 	groupToRDF = func(map[string]any) *ld.RDFDataset {
 		calls++

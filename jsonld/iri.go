@@ -1,6 +1,7 @@
 // Package jsonld turns the records of one source file into one JSON-LD 1.1
 // document using the skillgraph context, and that document into RDF quads
-// with json-gold and an offline document loader (SPEC §3).
+// on a direct path for documents of ours (direct.go) and with json-gold and
+// an offline document loader for the rest (SPEC §3).
 package jsonld
 
 import (

@@ -1,6 +1,7 @@
 package jsonld_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,7 +28,9 @@ import (
 // machine (issue #14): reference is json-gold's plain ToRDF per document
 // (jsonld.ReferenceQuads), amortised is jsonld.ToQuads per document (the
 // context processed once), batched is jsonld.ToQuadsBatch of the 32 (one
-// RDF step for documents that share no subject), what ingest runs.
+// RDF step for documents that share no subject), json-gold's best; the
+// last three with the direct path off. direct is jsonld.ToQuadsBatch as
+// ingest runs it: the direct path, no json-gold (issue #27, #28 row 14).
 func BenchmarkDocumentToQuads(b *testing.B) {
 	const perKind = 32
 	dir := filepath.Join(b.TempDir(), "corpus")
@@ -69,6 +72,16 @@ func BenchmarkDocumentToQuads(b *testing.B) {
 		}},
 		{"bpmn", "processes/*.bpmn", bpmn.Parse},
 		{"bean", "beans/*.md", bean.Parse},
+		// A file of 100 findings and nothing else (issue #28 row 14: 30
+		// MCP listings of 999 invalid tools); /doc figures are per file.
+		{"findings", "tools/*.json", func(rel string, _ []byte) record.File {
+			f := record.File{Path: rel, Parser: "mcp"}
+			for i := range 100 {
+				f.Findings = append(f.Findings, record.Finding{Code: "mcp-invalid", Severity: record.Warning,
+					Message: fmt.Sprintf("tools[%d]: a tool needs a name", i), File: rel, Line: i + 2})
+			}
+			return f
+		}},
 	}
 	type input struct {
 		f     record.File
@@ -85,25 +98,34 @@ func BenchmarkDocumentToQuads(b *testing.B) {
 			return nil
 		}
 	}
+	batched := func(ins []input) error {
+		cs := make([]jsonld.Conversion, len(ins))
+		for i, x := range ins {
+			cs[i] = jsonld.Conversion{Doc: jsonld.Document(in, x.f, x.meta), Graph: x.label}
+		}
+		jsonld.ToQuadsBatch(cs)
+		for _, c := range cs {
+			if c.Err != nil {
+				return c.Err
+			}
+		}
+		return nil
+	}
 	ways := []struct {
 		name    string
 		convert func([]input) error
 	}{
 		{"reference", each(func(doc any, label string) error { _, err := jsonld.ReferenceQuads(doc, label); return err })},
-		{"amortised", each(func(doc any, label string) error { _, err := jsonld.ToQuads(doc, label); return err })},
+		{"amortised", each(func(doc any, label string) error {
+			defer jsonld.WithoutDirect()()
+			_, err := jsonld.ToQuads(doc, label)
+			return err
+		})},
 		{"batched", func(ins []input) error {
-			cs := make([]jsonld.Conversion, len(ins))
-			for i, x := range ins {
-				cs[i] = jsonld.Conversion{Doc: jsonld.Document(in, x.f, x.meta), Graph: x.label}
-			}
-			jsonld.ToQuadsBatch(cs)
-			for _, c := range cs {
-				if c.Err != nil {
-					return c.Err
-				}
-			}
-			return nil
+			defer jsonld.WithoutDirect()()
+			return batched(ins)
 		}},
+		{"direct", func(ins []input) error { return batched(ins) }},
 	}
 	for _, c := range cases {
 		var ins []input

@@ -121,16 +121,23 @@ func (c *Cayley) IndexDeltas(ctx context.Context, label string, want map[string]
 	if err != nil {
 		return nil, err
 	}
-	next := map[string]quad.Value{}
+	// Subjects by valueKey: one quad.ToString per quad was most of what
+	// this allocated for a graph of small nodes (issue #28 row 14).
+	type subjKey struct {
+		s string
+		k byte
+	}
+	keyOf := func(v quad.Value) subjKey { s, k := valueKey(v); return subjKey{s, k} }
+	next := map[subjKey]quad.Value{}
 	for _, q := range want {
 		if q.Subject != quad.IRI(label) {
-			next[quad.ToString(q.Subject)] = q.Subject
+			next[keyOf(q.Subject)] = q.Subject
 		}
 	}
-	had := map[string]bool{}
+	had := map[subjKey]bool{}
 	var deltas []graph.Delta
 	for _, subj := range old[1:] {
-		k := quad.ToString(subj)
+		k := keyOf(subj)
 		had[k] = true
 		if _, keep := next[k]; !keep {
 			deltas = append(deltas, graph.Delta{Quad: RegistryQuad(label, subj), Action: graph.Delete})

@@ -105,10 +105,8 @@ func PlanApply(ctx context.Context, st Stored, index IndexFunc, changes []Change
 func bySubject(adds []graph.Delta) []graph.Delta {
 	// By graph and subject: one subject (a blank node written alike in
 	// two documents) may be registered in several graphs.
-	regKey := func(d graph.Delta) string {
-		return quad.ToString(d.Quad.Subject) + "\x00" + quad.ToString(d.Quad.Object)
-	}
-	reg := map[string]graph.Delta{}
+	regKey := func(d graph.Delta) pairKey { return pairOf(d.Quad.Subject, d.Quad.Object) }
+	reg := map[pairKey]graph.Delta{}
 	for _, d := range adds {
 		if d.Quad.Predicate == quad.IRI(RegistryPredicate) && d.Quad.Label == quad.IRI(MetaGraph) {
 			reg[regKey(d)] = d
@@ -123,7 +121,7 @@ func bySubject(adds []graph.Delta) []graph.Delta {
 			continue // placed after its subject's first quad (or below)
 		}
 		out = append(out, d)
-		k := quad.ToString(d.Quad.Label) + "\x00" + quad.ToString(d.Quad.Subject)
+		k := pairOf(d.Quad.Label, d.Quad.Subject)
 		if r, ok := reg[k]; ok {
 			out = append(out, r)
 			delete(reg, k)
@@ -137,6 +135,34 @@ func bySubject(adds []graph.Delta) []graph.Delta {
 		}
 	}
 	return out
+}
+
+// pairKey is two values as map key, each by its N-Quads form (as
+// quad.ToString) without writing an IRI's or a blank node's form out: a
+// key per added quad was a fifth of what planning a graph of findings
+// allocated (issue #28 row 14).
+type pairKey struct {
+	a, b   string
+	ka, kb byte
+}
+
+func pairOf(a, b quad.Value) pairKey {
+	k := pairKey{}
+	k.a, k.ka = valueKey(a)
+	k.b, k.kb = valueKey(b)
+	return k
+}
+
+// valueKey is v's text and kind: an IRI and a blank node by their own
+// text (their forms, <x> and _:x, differ), anything else by its form.
+func valueKey(v quad.Value) (string, byte) {
+	switch x := v.(type) {
+	case quad.IRI:
+		return string(x), 1
+	case quad.BNode:
+		return string(x), 2
+	}
+	return quad.ToString(v), 0
 }
 
 // BatchSize bounds one ApplyDeltas call on Cayley's kv and memstore (all

@@ -1,7 +1,10 @@
 package ingest_test
 
 import (
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +56,33 @@ func BenchmarkFindingCost(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			benchShape(b, map[string]string{"mcp/m.json": invalidMCP(n, false)})
 		})
+	}
+}
+
+// findingsDir, when set, is where TestWriteFindingsCorpus writes the
+// 30 × 999 corpus (about 2 MB), to measure `skillgraph check` on it (its
+// RSS: issue #28 row 14) without a fixture checked in:
+//
+//	go test ./graph/ingest -run TestWriteFindingsCorpus -findings-corpus /tmp/findings30
+//	/usr/bin/time -v skillgraph check --corpus /tmp/findings30 --format json > /dev/null
+var findingsDir = flag.String("findings-corpus", "", "write the 30 × 999 invalid MCP tools corpus into this folder")
+
+// findingsKept names the tools of that corpus, so each is kept (as data,
+// with its findings) instead of dropped: the 851 MB case of issue #28 row 14.
+var findingsKept = flag.Bool("findings-kept", false, "with -findings-corpus: named tools, kept with their findings")
+
+func TestWriteFindingsCorpus(t *testing.T) {
+	if *findingsDir == "" {
+		t.Skip("no -findings-corpus folder given")
+	}
+	for i := range 30 {
+		p := filepath.Join(*findingsDir, "mcp", fmt.Sprintf("m%d.json", i))
+		body := invalidMCP(999, *findingsKept)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

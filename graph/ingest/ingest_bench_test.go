@@ -49,37 +49,43 @@ func reportRate(b *testing.B, files, quads int) {
 	b.ReportMetric(float64(quads*b.N)/secs, "quads/s")
 }
 
-// BenchmarkIngestCold ingests the 1k-skill corpus into an empty store:
-// discovery, parsing, JSON-LD conversion (json-gold) and the store writes.
-// The memory case isolates the store's share of the bbolt case.
+// BenchmarkIngestCold ingests the 1k-skill corpus (and with
+// SKILLGRAPH_BENCH_LARGE=1 the 10k one) into an empty store: discovery,
+// parsing, JSON-LD conversion and the store writes. The memory case
+// isolates the store's share of the bbolt case. A profile of the 10k cold
+// ingest (issue #27: the conversion's share):
+//
+//	SKILLGRAPH_BENCH_LARGE=1 go test ./graph/ingest -run '^$' -bench 'IngestCold/skills=10000/bbolt' -benchtime 1x -cpuprofile cpu.out
 func BenchmarkIngestCold(b *testing.B) {
-	dir := benchCorpus(b)
 	ctx := context.Background()
-	for _, backend := range []string{"bbolt", "memory"} {
-		b.Run(backend, func(b *testing.B) {
-			b.ReportAllocs()
-			tmp := b.TempDir()
-			var res ingest.Result
-			i := 0
-			for b.Loop() {
-				url := "memory"
-				if backend == "bbolt" {
-					url = "bbolt:" + filepath.Join(tmp, fmt.Sprintf("g%d.db", i))
+	for _, n := range benchSizes() {
+		dir := benchCorpusOf(b, n)
+		for _, backend := range []string{"bbolt", "memory"} {
+			b.Run(fmt.Sprintf("skills=%d/%s", n, backend), func(b *testing.B) {
+				b.ReportAllocs()
+				tmp := b.TempDir()
+				var res ingest.Result
+				i := 0
+				for b.Loop() {
+					url := "memory"
+					if backend == "bbolt" {
+						url = "bbolt:" + filepath.Join(tmp, fmt.Sprintf("g%d.db", i))
+					}
+					i++
+					st := openStore(b, url)
+					var err error
+					res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := st.Close(); err != nil {
+						b.Fatal(err)
+					}
 				}
-				i++
-				st := openStore(b, url)
-				var err error
-				res, err = ingest.Run(ctx, st, []string{dir}, ingest.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := st.Close(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportRate(b, res.Files, res.Quads)
-			b.ReportMetric(float64(res.Quads), "quads")
-		})
+				reportRate(b, res.Files, res.Quads)
+				b.ReportMetric(float64(res.Quads), "quads")
+			})
+		}
 	}
 }
 

@@ -1,0 +1,719 @@
+package jsonld
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/cayleygraph/quad"
+	"github.com/piprate/json-gold/ld"
+)
+
+// The direct path (issue #28 row 14, issue #27): a document Document
+// wrote names only ContextURL, whose terms are ours, so each term's IRI,
+// @type and container are known before any document is seen. directQuads
+// turns such a document into json-gold's quads without expansion, a node
+// map or json-gold's RDF step: one quad per node property value, typed by
+// its term. It decides only what it can decide exactly as json-gold would
+// and gives up (ok false) on anything else — a value type Document does not
+// write, a blank node, an IRI json-gold would expand or resolve, a JSON
+// literal it cannot canonicalise the same way — and the document then goes
+// through json-gold as before. Equality with json-gold is tested on every
+// corpus (graph/ingest TestConvertEqualsReference) and fuzzed
+// (FuzzDirectEqualsReference).
+
+// termKind is how a term's values become RDF objects.
+type termKind uint8
+
+const (
+	kindPlain termKind = iota // no @type: strings, numbers, booleans as JSON-LD types them
+	kindID                    // @type @id: IRIs
+	kindTyped                 // @type a datatype: literals of it
+	kindJSON                  // @type rdf:JSON: canonical JSON literals
+)
+
+// term is one term of the embedded context as the direct path uses it.
+type term struct {
+	kind      termKind
+	predicate quad.Value // the term's IRI
+	datatype  string     // kindTyped: the datatype IRI
+}
+
+// directTerms is the embedded context's terms the direct path can
+// convert, from json-gold's own processing of the context (so the table
+// cannot disagree with it), and the class IRIs its type values name. A
+// term with a container, a language, a scoped context or a reverse
+// mapping is left out: a document using it goes through json-gold.
+type directTerms struct {
+	terms   map[string]term
+	classes map[string]class
+	// defined is every term of the context, usable or not: a value
+	// "prefix:rest" whose prefix is one of them json-gold may expand.
+	defined map[string]bool
+	rdfType quad.Value
+}
+
+var directTable = sync.OnceValue(func() *directTerms {
+	ac, err := activeContext()
+	if err != nil {
+		return nil
+	}
+	if ac.Values.Vocab != nil || ac.Values.Base != "" || ac.Values.Language != "" || ac.Values.Direction != "" {
+		return nil // values would not map as the table says
+	}
+	t := &directTerms{terms: map[string]term{}, classes: map[string]class{}, defined: map[string]bool{},
+		rdfType: quad.IRI(ld.RDFType)}
+	for name, def := range ac.TermDefinitions {
+		t.defined[name] = true
+		if def == nil || def.Reverse || len(def.Container) > 0 || def.HasContext || def.HasLanguage ||
+			def.HasDirection || def.Nest != "" || def.Index != "" || strings.HasPrefix(name, "@") {
+			continue
+		}
+		if !ld.IsAbsoluteIri(def.ID) || strings.HasPrefix(def.ID, "_:") || ld.InvalidNode(ld.NewIRI(def.ID)) {
+			continue // a keyword alias (id, type) or an IRI json-gold would drop
+		}
+		// A term also names a class when used as a type value.
+		t.classes[name] = class{def.ID, quad.IRI(def.ID)}
+		tm := term{predicate: quad.IRI(def.ID)}
+		switch def.Type {
+		case "":
+			tm.kind = kindPlain
+		case "@id":
+			tm.kind = kindID
+		case ld.RDFJSONLiteral:
+			tm.kind = kindJSON
+		case ld.XSDDouble:
+			continue // numbers become canonical doubles: not decided here
+		default:
+			if strings.HasPrefix(def.Type, "@") || !ld.IsAbsoluteIri(def.Type) || ld.InvalidNode(ld.NewIRI(def.Type)) {
+				continue
+			}
+			tm.kind, tm.datatype = kindTyped, def.Type
+		}
+		t.terms[name] = tm
+	}
+	if id, typ := ac.TermDefinitions["id"], ac.TermDefinitions["type"]; id == nil || id.ID != "@id" || typ == nil || typ.ID != "@type" {
+		return nil // Document writes these two aliases
+	}
+	return t
+})
+
+// class is the IRI a type value names, as text and as a value.
+type class struct {
+	iri   string
+	value quad.Value
+}
+
+// objKey identifies a value as json-gold's node map compares values: a
+// property holds equal values once (an IRI by its text; a literal by its
+// lexical form, datatype and whether it was a number).
+type objKey struct {
+	s, p    quad.Value
+	kind    byte
+	lex, dt string
+}
+
+// direct is one document's conversion on the direct path.
+type direct struct {
+	t     *directTerms
+	label quad.Value
+	out   []entry
+	iris  map[string]quad.Value
+	forms map[quad.Value]string // each IRI's N-Quads form, made once
+	// prefixes remembers, per IRI text up to its first '#', whether it is
+	// absolute and whether json-gold keeps it (see iriOK).
+	prefixes map[string]iriFacts
+	whole    map[string]iriFacts
+}
+
+type iriFacts struct{ absolute, valid bool }
+
+// DirectQuads is ToQuads of doc on the direct path alone: ok false when
+// that path does not decide doc (see above), and ToQuads then asks
+// json-gold. Tests use it to see which documents it decides.
+func DirectQuads(doc any, graph string) (qs []quad.Quad, ok bool) { return directQuads(doc, graph) }
+
+func directQuads(doc any, graph string) (qs []quad.Quad, ok bool) {
+	t := directTable()
+	if t == nil {
+		return nil, false
+	}
+	top, isMap := doc.(map[string]any)
+	if !isMap || len(top) != 2 || top["@context"] != ContextURL {
+		return nil, false
+	}
+	nodes, isList := top["@graph"].([]any)
+	if !isList {
+		return nil, false
+	}
+	d := &direct{t: t, iris: map[string]quad.Value{}, forms: map[quad.Value]string{},
+		prefixes: map[string]iriFacts{}, whole: map[string]iriFacts{}}
+	if graph != "" {
+		d.label = quad.IRI(graph)
+	}
+	n := 0
+	for _, x := range nodes {
+		if m, isNode := x.(map[string]any); isNode {
+			n += len(m)
+		}
+	}
+	d.out = make([]entry, 0, n)
+	for _, x := range nodes {
+		m, isNode := x.(map[string]any)
+		if !isNode || !d.node(m) {
+			return nil, false
+		}
+	}
+	return d.quads(), true
+}
+
+// entry is one statement: its quad, the value it states (which json-gold
+// holds once per property, see objKey) and its N-Quads form in parts.
+type entry struct {
+	q     quad.Quad
+	k     objKey
+	parts [3]string
+}
+
+// quads is the document's quads in SortQuads' order, each equal value of
+// a property once. The order is the N-Quads text's; entries are compared
+// part by part, without writing the text out (SortQuads' keys were most
+// of what this path allocated).
+func (d *direct) quads() []quad.Quad {
+	tail := " ."
+	if d.label != nil {
+		tail = " " + d.label.String() + " ."
+	}
+	slices.SortFunc(d.out, func(a, b entry) int { return compareNQuads(&a.parts, &b.parts, tail) })
+	out := make([]quad.Quad, 0, len(d.out))
+	for i, e := range d.out {
+		// Equal texts are neighbours; among them, drop a value stated
+		// before (two values may state one text: "3" and 3 of an
+		// integer-typed term are two values for json-gold).
+		dup := false
+		for j := i - 1; j >= 0 && d.out[j].parts == e.parts; j-- {
+			if d.out[j].k == e.k {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, e.q)
+		}
+	}
+	return out
+}
+
+// compareNQuads compares the N-Quads texts a[0] a[1] a[2] tail and the
+// same of b, as strings.Compare would.
+func compareNQuads(a, b *[3]string, tail string) int {
+	x := [...]string{a[0], " ", a[1], " ", a[2], tail}
+	y := [...]string{b[0], " ", b[1], " ", b[2], tail}
+	i, j, oi, oj := 0, 0, 0, 0
+	for {
+		for i < len(x) && oi == len(x[i]) {
+			i, oi = i+1, 0
+		}
+		for j < len(y) && oj == len(y[j]) {
+			j, oj = j+1, 0
+		}
+		switch {
+		case i == len(x) && j == len(y):
+			return 0
+		case i == len(x):
+			return -1
+		case j == len(y):
+			return 1
+		}
+		n := min(len(x[i])-oi, len(y[j])-oj)
+		if c := strings.Compare(x[i][oi:oi+n], y[j][oj:oj+n]); c != 0 {
+			return c
+		}
+		oi, oj = oi+n, oj+n
+	}
+}
+
+// form is v's N-Quads form, made once per IRI.
+func (d *direct) form(v quad.Value) string {
+	if _, isIRI := v.(quad.IRI); !isIRI {
+		return v.String()
+	}
+	f, known := d.forms[v]
+	if !known {
+		f = v.String()
+		d.forms[v] = f
+	}
+	return f
+}
+
+// node adds the quads of one node object.
+func (d *direct) node(m map[string]any) bool {
+	id, isString := m["id"].(string)
+	if !isString {
+		return false // a blank node, or an id json-gold would reject
+	}
+	subjOK, decided := d.iriOK(id)
+	if !decided {
+		return false
+	}
+	s := d.iri(id)
+	for k, v := range m {
+		switch k {
+		case "id":
+			continue
+		case "type":
+			if !d.types(s, subjOK, v) {
+				return false
+			}
+			continue
+		}
+		tm, known := d.t.terms[k]
+		if !known {
+			return false
+		}
+		if !d.values(s, subjOK, tm, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// types adds a node's rdf:type quads: each type value is a term naming a
+// class.
+func (d *direct) types(s quad.Value, subjOK bool, v any) bool {
+	add := func(name string) bool {
+		c, known := d.t.classes[name]
+		if !known {
+			return false
+		}
+		d.emit(subjOK, objKey{s: s, p: d.t.rdfType, kind: 'i', lex: c.iri}, c.value)
+		return true
+	}
+	switch x := v.(type) {
+	case string:
+		return add(x)
+	case []string:
+		for _, name := range x {
+			if !add(name) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// values adds the quads of one property of a node, for each value of v.
+func (d *direct) values(s quad.Value, subjOK bool, tm term, v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true // null: no value
+	case []string:
+		for _, e := range x {
+			if !d.value(s, subjOK, tm, e) {
+				return false
+			}
+		}
+		return true
+	case []int:
+		for _, e := range x {
+			if !d.integer(s, subjOK, tm, int64(e)) {
+				return false
+			}
+		}
+		return true
+	}
+	return d.value(s, subjOK, tm, v)
+}
+
+// maxExactInt bounds the integers converted here: json-gold sees every
+// number as a float64 (the document goes through encoding/json), exact
+// up to 2^53.
+const maxExactInt = 1 << 53
+
+// value adds the quad of one value.
+func (d *direct) value(s quad.Value, subjOK bool, tm term, v any) bool {
+	p := tm.predicate
+	switch x := v.(type) {
+	case string:
+		if !utf8.ValidString(x) {
+			return false // encoding/json would replace bytes: not decided here
+		}
+		switch tm.kind {
+		case kindID:
+			ok, decided := d.iriOK(x)
+			if !decided {
+				return false
+			}
+			d.emit(subjOK && ok, objKey{s: s, p: p, kind: 'i', lex: x}, d.iri(x))
+		case kindPlain:
+			d.emit(subjOK, objKey{s: s, p: p, kind: 's', lex: x}, quad.String(x))
+		case kindTyped:
+			d.emit(subjOK, objKey{s: s, p: p, kind: 's', lex: x, dt: tm.datatype}, typed(x, tm.datatype))
+		case kindJSON:
+			c, ok := canonicalJSON(x)
+			if !ok {
+				return false
+			}
+			// json-gold's node map compares the value as written.
+			d.emit(subjOK, objKey{s: s, p: p, kind: 's', lex: x, dt: ld.RDFJSONLiteral}, typed(c, ld.RDFJSONLiteral))
+		}
+		return true
+	case int:
+		return d.integer(s, subjOK, tm, int64(x))
+	case int64:
+		return d.integer(s, subjOK, tm, x)
+	case bool:
+		dt := ld.XSDBoolean
+		switch tm.kind {
+		case kindTyped:
+			dt = tm.datatype
+		case kindID, kindJSON:
+			return false
+		}
+		lex := strconv.FormatBool(x)
+		d.emit(subjOK, objKey{s: s, p: p, kind: 'b', lex: lex, dt: dt}, typed(lex, dt))
+		return true
+	}
+	return false
+}
+
+// integer adds an integer value: xsd:integer, or the term's datatype.
+func (d *direct) integer(s quad.Value, subjOK bool, tm term, x int64) bool {
+	if x > maxExactInt || x < -maxExactInt {
+		return false
+	}
+	dt := ld.XSDInteger
+	switch tm.kind {
+	case kindTyped:
+		dt = tm.datatype
+	case kindID, kindJSON:
+		return false
+	}
+	lex := strconv.FormatInt(x, 10)
+	d.emit(subjOK, objKey{s: s, p: tm.predicate, kind: 'n', lex: lex, dt: dt}, typed(lex, dt))
+	return true
+}
+
+// typed is the literal json-gold's quads become (see literal).
+func typed(lex, dt string) quad.Value {
+	if dt == XSDString {
+		return quad.String(lex)
+	}
+	return quad.TypedString{Value: quad.String(lex), Type: quad.IRI(dt)}
+}
+
+// emit adds the quad s p o (quads keeps it once per equal value); keep
+// false drops it, as json-gold drops a statement naming an IRI it finds
+// invalid.
+func (d *direct) emit(keep bool, k objKey, o quad.Value) {
+	if keep {
+		d.out = append(d.out, entry{q: quad.Quad{Subject: k.s, Predicate: k.p, Object: o, Label: d.label}, k: k,
+			parts: [3]string{d.form(k.s), d.form(k.p), d.form(o)}})
+	}
+}
+
+// iri is the IRI s, boxed once per document.
+func (d *direct) iri(s string) quad.Value { return iri(d.iris, s) }
+
+// iriOK says whether json-gold takes the @id value s as it is (decided:
+// it neither expands, resolves nor names a blank node by it) and then
+// whether it keeps the statements naming it (ok: not an http(s) IRI its
+// URL check refuses).
+//
+// Both facts of an IRI P#T, whose fragment T holds only what Escape
+// leaves (no space, no '#', '%' only before two hex digits), are P#'s:
+// url.Parse cuts the fragment off first and accepts it, and json-gold's
+// URL pattern ends in a path part of any non-space characters, which T
+// extends. So the facts are computed once per document prefix, not once
+// per minted IRI (json-gold's per-IRI pattern match was most of its RDF
+// step). Only "valid" needs P# valid to carry over; otherwise s is
+// checked whole.
+func (d *direct) iriOK(s string) (ok, decided bool) {
+	if strings.HasPrefix(s, "_:") {
+		return false, false
+	}
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return false, false
+	}
+	if !strings.HasPrefix(s[colon+1:], "//") && d.t.defined[s[:colon]] {
+		return false, false // a compact IRI json-gold expands
+	}
+	f := d.facts(s)
+	if !f.absolute {
+		return false, false // json-gold resolves it against the base, then drops it
+	}
+	return f.valid, true
+}
+
+// maxURLRunes is json-gold's bound on the length of an http(s) IRI it
+// keeps (ld.IsURL: fewer than 2 083 runes).
+const maxURLRunes = 2083
+
+// facts are s's absoluteness and validity, from its prefix when they
+// carry over (see iriOK), else from s whole; both remembered.
+func (d *direct) facts(s string) iriFacts {
+	if i := strings.IndexByte(s, '#'); i >= 0 && fragmentSafe(s[i+1:]) {
+		p := s[:i+1]
+		f, known := d.prefixes[p]
+		if !known {
+			f = sharedFacts(p)
+			d.prefixes[p] = f
+		}
+		// Not absolute carries over both ways; valid only one way.
+		if !f.absolute || (f.valid && (!httpIRI(s) || utf8.RuneCountInString(s) < maxURLRunes)) {
+			return f
+		}
+	}
+	f, known := d.whole[s]
+	if !known {
+		f = exactFacts(s)
+		d.whole[s] = f
+	}
+	return f
+}
+
+// prefixFacts remembers the facts of document prefixes across
+// documents: every file of an instance mints its IRIs under one document
+// IRI, and asking json-gold once per file was a quarter of the direct
+// path's CPU at 10k. Bounded: past maxPrefixFacts prefixes (instances),
+// the rest are asked per document.
+var prefixFacts = struct {
+	sync.RWMutex
+	m map[string]iriFacts
+}{m: map[string]iriFacts{}}
+
+const maxPrefixFacts = 4096
+
+func sharedFacts(p string) iriFacts {
+	prefixFacts.RLock()
+	f, known := prefixFacts.m[p]
+	prefixFacts.RUnlock()
+	if known {
+		return f
+	}
+	f = exactFacts(p)
+	prefixFacts.Lock()
+	if len(prefixFacts.m) < maxPrefixFacts {
+		prefixFacts.m[p] = f
+	}
+	prefixFacts.Unlock()
+	return f
+}
+
+// exactFacts asks json-gold.
+func exactFacts(s string) iriFacts {
+	return iriFacts{absolute: ld.IsAbsoluteIri(s), valid: !ld.InvalidNode(ld.NewIRI(s))}
+}
+
+func httpIRI(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// fragmentSafe reports whether t is made only of what Escape leaves in a
+// fragment.
+func fragmentSafe(t string) bool {
+	for i := 0; i < len(t); {
+		if t[i] == '%' {
+			if i+2 >= len(t) {
+				return false
+			}
+			if _, ok := unhex(t[i+1], t[i+2]); !ok {
+				return false
+			}
+			i += 3
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(t[i:])
+		if (r == utf8.RuneError && n == 1) || !fragmentRune(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// maxJSONDepth bounds the nesting canonicalJSON follows; deeper values go
+// through json-gold.
+const maxJSONDepth = 256
+
+// canonicalJSON is json-gold's canonical form (RFC 8785, its
+// jsoncanonicalizer) of the JSON text s, for the texts jsonValue writes:
+// an object or an array, keys sorted by UTF-16 code units, strings
+// escaped as that canonicaliser escapes them. ok is false for a text it
+// might treat otherwise: not valid UTF-8, a \u escape of a surrogate, a
+// number that is not a plain integer of at most 15 digits (those are
+// formatted as ECMAScript does), a duplicate key, bad JSON.
+func canonicalJSON(s string) (string, bool) {
+	if !utf8.ValidString(s) || strings.Contains(s, `\ud`) || strings.Contains(s, `\uD`) {
+		return "", false
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return "", false
+	}
+	if d, isDelim := tok.(json.Delim); !isDelim || (d != '{' && d != '[') {
+		return "", false // json-gold's canonicaliser takes objects and arrays only
+	}
+	var b bytes.Buffer
+	b.Grow(len(s))
+	if !canonicalValue(dec, tok, &b, 0) {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// canonicalValue writes the value that starts with tok.
+func canonicalValue(dec *json.Decoder, tok json.Token, b *bytes.Buffer, depth int) bool {
+	if depth > maxJSONDepth {
+		return false
+	}
+	switch x := tok.(type) {
+	case json.Delim:
+		switch x {
+		case '[':
+			b.WriteByte('[')
+			for i := 0; ; i++ {
+				t, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				if t == json.Delim(']') {
+					break
+				}
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				if !canonicalValue(dec, t, b, depth+1) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+			return true
+		case '{':
+			type member struct {
+				key   []uint16
+				name  string
+				value []byte
+			}
+			var ms []member
+			for {
+				t, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				if t == json.Delim('}') {
+					break
+				}
+				name, isKey := t.(string)
+				if !isKey {
+					return false
+				}
+				vt, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				var vb bytes.Buffer
+				if !canonicalValue(dec, vt, &vb, depth+1) {
+					return false
+				}
+				ms = append(ms, member{utf16.Encode([]rune(name)), name, vb.Bytes()})
+			}
+			slices.SortFunc(ms, func(a, c member) int { return slices.Compare(a.key, c.key) })
+			b.WriteByte('{')
+			for i, m := range ms {
+				if i > 0 {
+					if slices.Equal(ms[i-1].key, m.key) {
+						return false // json-gold's canonicaliser fails on a duplicate key
+					}
+					b.WriteByte(',')
+				}
+				canonicalString(b, m.name)
+				b.WriteByte(':')
+				b.Write(m.value)
+			}
+			b.WriteByte('}')
+			return true
+		}
+		return false
+	case string:
+		canonicalString(b, x)
+		return true
+	case json.Number:
+		return canonicalInteger(b, string(x))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+		return true
+	case nil:
+		b.WriteString("null")
+		return true
+	}
+	return false
+}
+
+// canonicalInteger writes a number json-gold's canonicaliser writes as
+// its digits: an integer of at most 15 digits is exact as a float64, and
+// ECMAScript formats it plainly ("-0" as "0").
+func canonicalInteger(b *bytes.Buffer, n string) bool {
+	digits := strings.TrimPrefix(n, "-")
+	if len(digits) == 0 || len(digits) > 15 {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	if err != nil {
+		return false
+	}
+	b.WriteString(strconv.FormatInt(v, 10))
+	return true
+}
+
+// canonicalString writes s quoted as json-gold's canonicaliser does: \\,
+// \", \b, \f, \n, \r, \t, other controls as \u00xx, every other byte as
+// it is.
+func canonicalString(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteString(hex2(c))
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
