@@ -40,12 +40,14 @@ func Parse(path string, data []byte) (out record.File) {
 		out.Findings = append(out.Findings, parseError(path, line, fmt.Sprintf("not valid JSON (line %d): %s", line, msg)))
 		return out
 	}
-	for _, pr := range ynode.Problems(root) {
-		out.Findings = append(out.Findings, parseError(path, pr.Line, pr.Msg))
-	}
 	if !ynode.IsMap(root) {
+		// One finding: what a value inside says (a huge number, a
+		// duplicate key) does not matter when no contract is read.
 		out.Findings = append(out.Findings, parseError(path, ynode.Line(root), "not a JSON Schema object"))
 		return out
+	}
+	for _, pr := range ynode.Problems(root) {
+		out.Findings = append(out.Findings, parseError(path, pr.Line, pr.Msg))
 	}
 	for _, field := range []string{"properties", "required"} {
 		// Each property is a value of the contract's graph node, merged in

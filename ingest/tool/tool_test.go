@@ -291,8 +291,12 @@ func FuzzParse(f *testing.F) {
 			if fi.Line < 1 || fi.Code == "" || fi.File != p || fi.Severity.Rank() == 0 {
 				t.Fatalf("bad finding %+v", fi)
 			}
-			if fi.Code == record.CodeParseError && len(out.Tools) > 0 {
-				t.Fatalf("parse-error with tools")
+			// A file that is not read has no Tools; a value problem the
+			// parser recovers from (a key given twice, a number too big
+			// for a float: ynode.Problems) keeps them.
+			recovered := strings.Contains(fi.Message, "is given twice") || strings.Contains(fi.Message, "does not fit a 64-bit float")
+			if fi.Code == record.CodeParseError && len(out.Tools) > 0 && !recovered {
+				t.Fatalf("parse-error with tools: %+v", fi)
 			}
 		}
 		for _, tl := range out.Tools {
