@@ -157,8 +157,10 @@ func initSchema(ctx context.Context, db *sql.DB, dsn string) error {
 	if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, sqlCheckpointSchema+";\n"+sqlTallySchema)
-	return err
+	if _, err = conn.ExecContext(ctx, sqlCheckpointSchema+";\n"+sqlTallySchema); err != nil {
+		return err
+	}
+	return ensureDeltaColumns(ctx, conn)
 }
 
 func countTables(ctx context.Context, conn *sql.Conn) (int, error) {
