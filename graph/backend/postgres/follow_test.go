@@ -227,3 +227,54 @@ func rawDB(t *testing.T, url string) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// BenchmarkFollow: what a replica reads when the writer changed one graph
+// of n: every graph (ReadGraphs, a rebuild's read) against the graphs
+// changed since its version (ChangesSince, the follow's read).
+func BenchmarkFollow(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{2000, 20000} {
+		st, err := graph.Open(ctx, "postgres:"+pgtest.Scratch(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var all []graph.Change
+		for i := range n {
+			all = append(all, skillGraph(i, 0))
+		}
+		if _, err := st.Apply(ctx, all); err != nil {
+			b.Fatal(err)
+		}
+		for _, read := range []struct {
+			name string
+			fn   func(v int64) error
+		}{
+			{"whole", func(int64) error {
+				_, err := st.ReadGraphs(ctx, func(string, []quad.Quad) error { return nil })
+				return err
+			}},
+			{"since", func(v int64) error {
+				_, changes, ok, err := st.ChangesSince(ctx, v-1)
+				if err == nil && (!ok || len(changes) != 1) {
+					err = fmt.Errorf("ChangesSince(%d): ok %v, %d changes, want 1", v-1, ok, len(changes))
+				}
+				return err
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/graphs=%d", read.name, n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					v, err := st.Apply(ctx, []graph.Change{skillGraph(i%n, i+1)})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if err := read.fn(v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		st.Close()
+	}
+}
