@@ -54,6 +54,7 @@ type Store struct {
 	stamper backend.Stamper
 	ckpt    backend.Checkpointer
 	finder  backend.Finder
+	deltas  backend.DeltaReader
 	hooks   *backend.Hooks
 	mu      sync.RWMutex
 
@@ -113,6 +114,7 @@ func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
 	s.stamper, _ = b.(backend.Stamper)
 	s.ckpt, _ = b.(backend.Checkpointer)
 	s.finder, _ = b.(backend.Finder)
+	s.deltas, _ = b.(backend.DeltaReader)
 	return s, nil
 }
 

@@ -208,10 +208,14 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur := s.snap.Load(); cur != nil && cur.Version == v {
+	cur := s.snap.Load()
+	if cur != nil && cur.Version == v {
 		return cur, nil
 	}
 	start := time.Now()
+	if next, ok, err := s.follow(ctx, cur, v); err != nil || ok {
+		return next, err
+	}
 	snap, err := queries.Build(ctx, s.store)
 	if err != nil {
 		return nil, fmt.Errorf("build snapshot: %w", err)
@@ -231,6 +235,35 @@ func (s *Service) Refresh(ctx context.Context) (*queries.Snapshot, error) {
 	s.log.Info("snapshot served", "version", snap.Version, "skills", len(snap.Skills), "tools", len(snap.Tools),
 		"findings", len(snap.Findings), "build", time.Since(start).Round(time.Millisecond))
 	return snap, nil
+}
+
+// follow serves the snapshot of the store's version (v or a later one)
+// updated from cur with the graphs changed since cur's version, when the
+// store can tell which (a shared store's checkpoint records them: a
+// replica following a writer); ok false means build it whole. Reading the
+// changed graphs and updating is a fraction of reading every graph and
+// building anew (issue #27: 4.4 s at 10k skills, most of it the whole
+// read and build), and gives the same snapshot (queries Update).
+func (s *Service) follow(ctx context.Context, cur *queries.Snapshot, v int64) (*queries.Snapshot, bool, error) {
+	if cur == nil || cur.Version <= 0 || cur.Version > v || !s.durable(cur) {
+		return nil, false, nil
+	}
+	start := time.Now()
+	nv, changes, ok, err := s.store.ChangesSince(ctx, cur.Version)
+	if err != nil {
+		return nil, false, fmt.Errorf("read changes since version %d: %w", cur.Version, err)
+	}
+	if !ok {
+		s.log.Info("the store cannot say what changed since the version served; reading it whole", "version", cur.Version)
+		return nil, false, nil
+	}
+	if nv == cur.Version {
+		return cur, true, nil
+	}
+	read := time.Since(start)
+	next := cur.Update(changes, nv)
+	s.serveUpdate(next, len(changes), time.Since(start), "from", cur.Version, "read", read.Round(time.Millisecond))
+	return next, true, nil
 }
 
 // Poll refreshes the snapshot whenever the store's version changes, until

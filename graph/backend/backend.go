@@ -80,6 +80,21 @@ type Checkpointer interface {
 	RefreshCheckpoint(ctx context.Context) (bool, error)
 }
 
+// DeltaReader is a Backend that can say which graphs changed since an
+// earlier version, from its checkpoint, so a follower (a replica) updates
+// its snapshot from them instead of reading every graph again.
+type DeltaReader interface {
+	// ReadSince reads, in one consistent state, the current version v and,
+	// when the checkpoint records what changed after version since (its
+	// blocks and deletions carry the version that wrote them), calls fn
+	// once per graph written after since with its quads (from up to
+	// workers goroutines at once) and once per graph deleted after since
+	// with gone true. ok false means it cannot tell (the checkpoint not
+	// current, rebuilt after since, or written by a skillgraph that did
+	// not record versions): read everything. v == since calls fn never.
+	ReadSince(ctx context.Context, since int64, workers int, fn func(label string, quads []quad.Quad, gone bool) error) (v int64, ok bool, err error)
+}
+
 // Finder is a Backend with its own lookups for what ingest asks per file;
 // without it they are answered through Scan.
 type Finder interface {

@@ -154,11 +154,21 @@ func initSchema(ctx context.Context, db *sql.DB, dsn string) error {
 	// Cayley indexes quads by subject, predicate and object but not by label:
 	// every per-graph read (GraphQuads, SourceDigest, Version) would scan the
 	// whole table.
-	if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
+	// Asked first: CREATE INDEX waits for the quads' lock even when the
+	// index exists, and a first write holds it (bulk.go) until it commits.
+	var labelIndex int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'skillgraph_label_index'`).Scan(&labelIndex); err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, sqlCheckpointSchema+";\n"+sqlTallySchema)
-	return err
+	if labelIndex == 0 {
+		if _, err = conn.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS skillgraph_label_index ON quads (label_hash)`); err != nil {
+			return err
+		}
+	}
+	if _, err = conn.ExecContext(ctx, sqlCheckpointSchema+";\n"+sqlTallySchema); err != nil {
+		return err
+	}
+	return ensureDeltaColumns(ctx, conn)
 }
 
 func countTables(ctx context.Context, conn *sql.Conn) (int, error) {

@@ -113,7 +113,15 @@ func (s *store) ApplyTallied(ctx context.Context, changes []backend.Change, hook
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after the commit
-	if err := writeDeltas(ctx, tx, append(p.Dels, p.Adds...)); err != nil {
+	first, err := firstWrite(ctx, tx)
+	if err != nil {
+		return 0, fmt.Errorf("write graphs: %w", err)
+	}
+	write := writeDeltas
+	if first && len(p.Adds) > 0 {
+		write = writeBulk
+	}
+	if err := write(ctx, tx, append(p.Dels, p.Adds...)); err != nil {
 		return 0, fmt.Errorf("write graphs: %w", err)
 	}
 	if err := s.writeCheckpointTx(ctx, tx, p.Old, p.Next, changes); err != nil {
