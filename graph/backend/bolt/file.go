@@ -63,17 +63,29 @@ func openBolt(dir string, h *backend.Hooks) (graph.QuadStore, *txKV, error) {
 			return err
 		}
 		if existing && h.VerifyPages {
-			if err := checkPages(db); err != nil {
+			if err := checkPages(context.Background(), db); err != nil {
 				db.Close()
 				return backend.Corruptf("%s: %v", path, err)
 			}
 		}
 		kv = &txKV{db: hbolt.New(db), bolt: db, hooks: h}
-		if err := ckv.Init(kv, kvOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
-			db.Close()
-			return fmt.Errorf("init: %w", err)
+		// An existing store opened unwalked (VerifyLater) is never
+		// initialised: Init writes Cayley's buckets afresh when it cannot
+		// find them, which on a damaged file replaces the damaged page
+		// before the walk could see it.
+		late := existing && h.VerifyLater && !h.VerifyPages
+		if !late {
+			if err := ckv.Init(kv, kvOptions); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
+				db.Close()
+				return fmt.Errorf("init: %w", err)
+			}
 		}
 		qs, err = ckv.New(kv, kvOptions)
+		if late && err != nil {
+			// bbolt opened it, Cayley cannot read its own buckets.
+			db.Close()
+			return backend.Corruptf("%s: %v", path, err)
+		}
 		if err != nil {
 			db.Close()
 			return fmt.Errorf("open: %w", err)
@@ -193,24 +205,30 @@ func checkBoltFile(path string) error {
 // tx.Check checks the same orders but on a goroutine of its own, where
 // such a panic would end the process. It reads every page once; the cost
 // at 10k skills is in docs/security.md.
-func checkPages(db *bolt.DB) error {
+//
+// ctx stops the walk (checked every few thousand keys): a walk in the
+// background must not hold a store's close up.
+func checkPages(ctx context.Context, db *bolt.DB) error {
 	return db.View(func(tx *bolt.Tx) error {
 		// Each element of a page takes at least 16 bytes.
 		budget := tx.Size() / 16
 		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-			return walkBucket(b, name, &budget)
+			return walkBucket(ctx, b, name, &budget)
 		})
 	})
 }
 
 // walkBucket reads every key of b and of the buckets nested in it, in
 // order, spending one of budget per key.
-func walkBucket(b *bolt.Bucket, name []byte, budget *int64) error {
+func walkBucket(ctx context.Context, b *bolt.Bucket, name []byte, budget *int64) error {
 	c := b.Cursor()
 	var prev []byte
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if *budget--; *budget < 0 {
 			return fmt.Errorf("bucket %q: more keys than the file can hold (a page refers back)", name)
+		}
+		if *budget%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if prev != nil && bytes.Compare(prev, k) >= 0 {
 			return fmt.Errorf("bucket %q: a page's keys are out of order (its body is damaged)", name)
@@ -218,7 +236,7 @@ func walkBucket(b *bolt.Bucket, name []byte, budget *int64) error {
 		prev = k // bbolt's memory: valid while the transaction is open
 		if v == nil {
 			if sub := b.Bucket(k); sub != nil {
-				if err := walkBucket(sub, k, budget); err != nil {
+				if err := walkBucket(ctx, sub, k, budget); err != nil {
 					return err
 				}
 			}

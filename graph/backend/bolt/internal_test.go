@@ -77,7 +77,7 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, ok := kvBlocks(ctx, tx)
+	stored, ok := kvBlocks(ctx, tx, -1)
 	stamp := kvStamp(ctx, tx)
 	tx.Close()
 	if fw.Steps() == 0 || !ok || len(stored) == 0 || stamp != -1 {
@@ -91,7 +91,7 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Close()
-	if blocks, ok := checkpointKV(ctx, tx, 1); !ok || len(blocks) != 40 {
+	if blocks, ok := checkpointKV(ctx, tx, 1, -1); !ok || len(blocks) != 40 {
 		t.Fatalf("after Commit: %d blocks stamped 1 (ok %t), want 40", len(blocks), ok)
 	}
 }
@@ -114,7 +114,7 @@ func BenchmarkCheckPages(b *testing.B) {
 	_ = db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
 	b.SetBytes(size)
 	for b.Loop() {
-		if err := checkPages(db); err != nil {
+		if err := checkPages(context.Background(), db); err != nil {
 			b.Fatal(err)
 		}
 	}
