@@ -101,12 +101,13 @@ func OpenVerified(ctx context.Context, url string) (*Store, error) {
 
 // OpenVerifiedLate is OpenVerified for a server that must be ready
 // before a walk of the whole store could end (issue 27: the walk cost a
-// 10k-skill replica's start more than a second): the open checks what it
-// checks for every open (meta pages, page headers), the checkpoint a warm
+// 10k-skill replica's start more than a second): the open checks the
+// meta pages, the file's length and the freelist, the checkpoint a warm
 // start reads proves itself whole by its checksums and manifest, and every
 // other read (and a checkpoint that does not prove itself) waits for the
-// walk OpenVerified runs, which Verify starts. Damage it finds closes
-// Broken, as damage found by any read does.
+// walk OpenVerified runs at open (page headers, then every key), which
+// Verify starts. Damage it finds closes Broken, as damage found by any
+// read does.
 func OpenVerifiedLate(ctx context.Context, url string) (*Store, error) {
 	return OpenWith(ctx, url, &Hooks{VerifyLater: true})
 }

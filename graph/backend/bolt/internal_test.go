@@ -120,6 +120,28 @@ func BenchmarkCheckPages(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckBoltFile is the cost of the checks every open runs before
+// bbolt maps the file (meta pages, every page header, the freelist;
+// checkBoltFile) on the store directory named by $SKILLGRAPH_BENCH_STORE
+// (skipped without it): see docs/performance.md.
+func BenchmarkCheckBoltFile(b *testing.B) {
+	dir := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if dir == "" {
+		b.Skip("SKILLGRAPH_BENCH_STORE is not set")
+	}
+	path := filepath.Join(dir, boltFile)
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	for b.Loop() {
+		if err := checkBoltFile(path, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkLargeGraphIntoNonEmpty writes one graph of N subjects (two
 // quads each) into a store that already holds another graph (issue
 // 28.10): the time per subject should not grow with N. Run:

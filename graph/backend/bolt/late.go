@@ -14,7 +14,8 @@ import (
 var errClosed = errors.New("the store is closed")
 
 // lateWalk is the page walk of a store opened with Hooks.VerifyLater
-// (checkPages, the walk an open with VerifyPages runs before it returns):
+// (checkBoltFile's page headers and checkPages, what an open with
+// VerifyPages runs before it returns):
 // started by the first read that needs it (or VerifyStore), run once, on a
 // goroutine of its own, to the end or until Close.
 type lateWalk struct {
@@ -57,6 +58,11 @@ func (s *store) startWalk() <-chan struct{} {
 		defer close(s.late.done)
 		defer cancel()
 		s.late.err = backend.Protect(func() error {
+			// The page headers first (the late open left them, see
+			// openBolt), then every key of every bucket.
+			if err := checkBoltFile(s.path, true); err != nil {
+				return err
+			}
 			if err := checkPages(ctx, s.kv.bolt); err != nil {
 				if ctx.Err() != nil {
 					return errClosed
