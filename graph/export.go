@@ -17,6 +17,9 @@ func (s *Store) Subject(ctx context.Context, iri string) (_ []quad.Quad, err err
 	if err := s.damaged(); err != nil {
 		return nil, err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return nil, err
+	}
 	defer s.readLock()()
 	var out []quad.Quad
 	err = s.b.Scan(ctx, quad.Subject, quad.IRI(iri), func(q quad.Quad) error {

@@ -53,6 +53,9 @@ func (s *Store) BeginFirst(ctx context.Context) (w *FirstWriter, err error) {
 	if err := s.damaged(); err != nil {
 		return nil, err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	bw, err := fw.BeginFirst(ctx)
 	if err != nil || bw == nil {

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -66,6 +67,9 @@ type Store struct {
 	brokenCh chan struct{}
 	// noCheckpoint makes reads ignore the checkpoint (benchmarks, tests).
 	noCheckpoint bool
+	// verifier walks a store opened with OpenVerifiedLate (nil: the open
+	// walked it, or nothing need be).
+	verifier backend.Verifier
 }
 
 // readLock locks s for reading and returns the matching unlock.
@@ -96,6 +100,43 @@ func OpenVerified(ctx context.Context, url string) (*Store, error) {
 	return OpenWith(ctx, url, &Hooks{VerifyPages: true})
 }
 
+// OpenVerifiedLate is OpenVerified for a server that must be ready
+// before a walk of the whole store could end (issue 27: the walk cost a
+// 10k-skill replica's start more than a second): the open checks the
+// meta pages, the file's length and the freelist, the checkpoint a warm
+// start reads proves itself whole by its checksums and manifest, and every
+// other read (and a checkpoint that does not prove itself) waits for the
+// walk OpenVerified runs at open (page headers, then every key), which
+// Verify starts. Damage it finds closes Broken, as damage found by any
+// read does.
+func OpenVerifiedLate(ctx context.Context, url string) (*Store, error) {
+	return OpenWith(ctx, url, &Hooks{VerifyLater: true})
+}
+
+// Verify walks every page of a store opened with OpenVerifiedLate, once
+// (a later call waits for the first and returns its result); on any other
+// store it returns nil at once. Damage is ErrCorrupt and closes Broken.
+func (s *Store) Verify(ctx context.Context) error { return s.trusted(ctx) }
+
+// trusted is Verify: the methods that read anything but the checkpoint
+// call it first (see OpenVerifiedLate).
+func (s *Store) trusted(ctx context.Context) error {
+	if s.verifier == nil {
+		return nil
+	}
+	err := s.verifier.VerifyStore(ctx)
+	s.markCorrupt(err)
+	return err
+}
+
+// markCorrupt marks s broken when err is ErrCorrupt (the first damage
+// found is the one every later call returns).
+func (s *Store) markCorrupt(err error) {
+	if errors.Is(err, ErrCorrupt) && s.broken.CompareAndSwap(nil, &err) {
+		close(s.brokenCh)
+	}
+}
+
 // OpenWith is Open with test hooks into the backend (nil: none), so a
 // test can fail a write half-way or stop at a checkpoint block.
 func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
@@ -115,6 +156,9 @@ func OpenWith(ctx context.Context, url string, h *Hooks) (*Store, error) {
 	s.ckpt, _ = b.(backend.Checkpointer)
 	s.finder, _ = b.(backend.Finder)
 	s.deltas, _ = b.(backend.DeltaReader)
+	if h.VerifyLater && !h.VerifyPages {
+		s.verifier, _ = b.(backend.Verifier)
+	}
 	return s, nil
 }
 
@@ -147,6 +191,9 @@ func (s *Store) Version(ctx context.Context) (v int64, err error) {
 func (s *Store) GraphQuads(ctx context.Context, label string) (_ []quad.Quad, err error) {
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return nil, err
 	}
 	defer s.readLock()()
@@ -270,7 +317,9 @@ func (s *Store) readVersion(ctx context.Context, r backend.ReadRequest) (v int64
 		return 0, false, err
 	}
 	defer s.readLock()()
-	return s.b.Read(ctx, r)
+	v, fromCheckpoint, err = s.b.Read(ctx, r)
+	s.markCorrupt(err) // a late walk's damage (see OpenVerifiedLate)
+	return v, fromCheckpoint, err
 }
 
 // ChangesOf makes one writing Change per graph of byGraph, in graph-name
@@ -299,6 +348,9 @@ func (s *Store) Apply(ctx context.Context, changes []Change) (v int64, err error
 	if err := s.damaged(); err != nil {
 		return 0, err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return 0, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Apply(ctx, changes)
@@ -320,6 +372,9 @@ func (s *Store) Stamps(ctx context.Context) (_ map[string][]byte, err error) {
 	if err := s.damaged(); err != nil {
 		return nil, err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return nil, err
+	}
 	defer s.readLock()()
 	if s.stamper == nil {
 		return map[string][]byte{}, nil
@@ -339,6 +394,9 @@ func (s *Store) PutStamps(ctx context.Context, stamps map[string][]byte) (err er
 	}
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -367,6 +425,9 @@ func (s *Store) RefreshCheckpoint(ctx context.Context) (rebuilt bool, err error)
 	if err := s.damaged(); err != nil {
 		return false, err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return false, err
+	}
 	if s.ckpt == nil || s.CheckpointCurrent(ctx) {
 		return false, nil
 	}
@@ -384,6 +445,9 @@ func (s *Store) HasDigest(ctx context.Context, label, digest string) (_ bool, er
 	}
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return false, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return false, err
 	}
 	defer s.readLock()()
@@ -406,6 +470,9 @@ func (s *Store) SameDigests(ctx context.Context, labels, digests []string) (_ []
 	}
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return nil, err
 	}
 	defer s.readLock()()
@@ -438,6 +505,9 @@ func (s *Store) SameDigests(ctx context.Context, labels, digests []string) (_ []
 func (s *Store) SourcesOf(ctx context.Context, docIRI string) (_ []string, err error) {
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return nil, err
 	}
 	defer s.readLock()()

@@ -75,6 +75,9 @@ func (s *Store) PutTallies(ctx context.Context, v int64, at time.Time, data []by
 	if err := s.damaged(); err != nil {
 		return err
 	}
+	if err := s.trusted(ctx); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	index, err := tk.Tallies(ctx, false)
@@ -111,6 +114,9 @@ func (s *Store) ApplyTallied(ctx context.Context, changes []Change, tally TallyF
 	}
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return 0, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return 0, err
 	}
 	s.mu.Lock()
@@ -192,6 +198,9 @@ func (s *Store) Tallies(ctx context.Context) (_ []TallyRecord, err error) {
 	}
 	defer s.guard(&err)()
 	if err := s.damaged(); err != nil {
+		return nil, err
+	}
+	if err := s.trusted(ctx); err != nil {
 		return nil, err
 	}
 	defer s.readLock()()

@@ -69,8 +69,11 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			}
 		}
 		open := graph.Open
-		if *readOnly { // a replica reads what another process wrote
-			open = graph.OpenVerified
+		if *readOnly {
+			// A replica reads what another process wrote: verified, but
+			// not all before it is ready (the walk of the whole store
+			// runs once the snapshot is served; see graph.OpenVerifiedLate).
+			open = graph.OpenVerifiedLate
 		}
 		st, err := open(ctx, url)
 		if err != nil {
@@ -129,6 +132,18 @@ func setupServe(fs *flag.FlagSet) runFunc {
 			return err
 		} else if err != nil {
 			log.Warn("initial snapshot failed", "err", err)
+		}
+		if *readOnly {
+			// Damage the walk finds closes st.Broken: the select below
+			// then exits 2.
+			go func() {
+				start := time.Now()
+				if err := st.Verify(ctx); err == nil {
+					log.Info("store verified", "store", url, "took", time.Since(start).Round(time.Millisecond))
+				} else if !errors.Is(err, graph.ErrCorrupt) && ctx.Err() == nil {
+					log.Warn("store verification stopped", "store", url, "err", err)
+				}
+			}()
 		}
 		// The watcher registers before the first ingest, so an edit made
 		// while it runs is re-ingested after it.

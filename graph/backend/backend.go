@@ -95,6 +95,13 @@ type DeltaReader interface {
 	ReadSince(ctx context.Context, since int64, workers int, fn func(label string, quads []quad.Quad, gone bool) error) (v int64, ok bool, err error)
 }
 
+// Verifier is a Backend opened with Hooks.VerifyLater: VerifyStore walks
+// every page once (the first call runs it, later calls wait for it and
+// return its result) and returns ErrCorrupt for damage.
+type Verifier interface {
+	VerifyStore(ctx context.Context) error
+}
+
 // Finder is a Backend with its own lookups for what ingest asks per file;
 // without it they are answered through Scan.
 type Finder interface {
@@ -150,6 +157,12 @@ type Hooks struct {
 	// Not only a test hook: graph.OpenVerified sets it for the commands
 	// that only read a store they did not just write.
 	VerifyPages bool
+	// VerifyLater is VerifyPages without the walk on open (bbolt): the
+	// checkpoint a warm start reads proves itself whole (its manifest), and
+	// everything else waits for the walk, which Verifier.VerifyStore runs
+	// once (a replica starts it in the background once it is ready). A
+	// store opened so that is never read unverified, only read earlier.
+	VerifyLater bool
 	// StepDeltas, when positive, replaces the number of deltas per step
 	// transaction of a first ingest (bbolt), so a test takes steps.
 	StepDeltas int

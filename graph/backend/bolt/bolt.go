@@ -51,7 +51,7 @@ func open(_ context.Context, url, arg string, h *backend.Hooks) (backend.Backend
 	if err != nil {
 		return nil, fmt.Errorf("store %q: %w", url, err)
 	}
-	return &store{Cayley: backend.Cayley{QS: qs}, kv: kv, hooks: h}, nil
+	return &store{Cayley: backend.Cayley{QS: qs}, kv: kv, hooks: h, path: filepath.Join(arg, boltFile)}, nil
 }
 
 // store is a bbolt store. graph.Store's lock covers every call; other
@@ -61,6 +61,9 @@ type store struct {
 	backend.Cayley
 	kv    *txKV // the KV under Cayley, for whole-ingest transactions
 	hooks *backend.Hooks
+	path  string // the bbolt file, for errors
+	// late is the page walk of a store opened with Hooks.VerifyLater.
+	late lateWalk
 	// ckptWhole is the version at which this process last wrote the
 	// checkpoint whole (0: not known): the next write need not verify
 	// every block again (the file lock keeps other writers out; readers
@@ -71,8 +74,15 @@ type store struct {
 	tally backend.TallyHook
 }
 
-// Close is backend.Backend.Close.
-func (s *store) Close() error { return s.QS.Close() }
+// Close is backend.Backend.Close. It stops a page walk still running
+// (VerifyStore) first; a store the walk found damaged is left open (see
+// stopWalk).
+func (s *store) Close() error {
+	if !s.stopWalk() {
+		return nil
+	}
+	return s.QS.Close()
+}
 
 // Read is backend.Backend.Read: from the checkpoint when allowed and
 // current, else from the store.
@@ -88,6 +98,9 @@ func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, e
 		if ok, err := s.readCheckpoint(ctx, v, r.Workers, r.Blocks); ok || err != nil {
 			return v, ok, err
 		}
+	}
+	if err := s.trust(ctx); err != nil {
+		return v, false, err
 	}
 	return v, false, s.ScanData(ctx, r.Quad)
 }
@@ -221,16 +234,16 @@ func (s *store) writeKV(ctx context.Context, p backend.Plan, changes []backend.C
 	if err != nil {
 		return fmt.Errorf("write checkpoint: %w", err)
 	}
-	return s.finishKV(ctx, p.Old, p.Next, dels, adds, backend.ChangeStamps(changes), blocks, 0, leftovers)
+	return s.finishKV(ctx, p.Old, p.Next, dels, adds, backend.ChangeStamps(changes), blocks, manifest{}, leftovers)
 }
 
 // finishKV is the last transaction of an ingest: the deltas left, the
 // stamps, the checkpoint and so the version bump, committed together or
 // not at all. stamps are the changed graphs' stamps (nil: deleted), blocks
-// their checkpoint blocks and own the number of blocks this ingest's steps
-// wrote already (see writeCheckpoint). leftovers says the store held
+// their checkpoint blocks and own the blocks this ingest's steps wrote
+// already, as a manifest (see writeCheckpoint). leftovers says the store held
 // quads at version 0 before the ingest (see writeKV).
-func (s *store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, stamps map[string][]byte, blocks []backend.Block, own int, leftovers bool) (err error) {
+func (s *store) finishKV(ctx context.Context, old, next int64, dels, adds []graph.Delta, stamps map[string][]byte, blocks []backend.Block, own manifest, leftovers bool) (err error) {
 	if err := s.kv.begin(ctx); err != nil {
 		return fmt.Errorf("write graphs: %w", err)
 	}

@@ -3,7 +3,9 @@ package bolt
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/cayleygraph/quad"
 	hkv "github.com/hidal-go/hidalgo/kv"
@@ -24,34 +26,74 @@ func ckptKey(k []byte) hkv.Key { return hkv.Key{ckptBucket, k} }
 
 // readCheckpoint decodes the checkpoint to fn (see backend.DecodeBlocks)
 // if it is stamped v and every block verifies; ok false means read the
-// store (fn was not called).
+// store (fn was not called). A store opened with Hooks.VerifyLater reads
+// it unwalked only when its manifest proves the blocks read are the ones
+// written; else the whole store is walked first (see trust).
 func (s *store) readCheckpoint(ctx context.Context, v int64, workers int, fn func(string, []quad.Quad) error) (ok bool, err error) {
 	tx, err := s.kv.Tx(ctx, false)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Close()
-	blocks, ok := checkpointKV(ctx, tx, v)
+	m, hasManifest := readManifest(ctx, tx)
+	limit := -1
+	if s.hooks.VerifyLater && hasManifest && m.version == v {
+		// A damaged branch page may lead the walk in a circle: never
+		// more blocks than the manifest names.
+		limit = int(min(m.count, 1<<40))
+	}
+	blocks, ok := checkpointKV(ctx, tx, v, limit)
+	if ok && hasManifest && m.version == v && !m.proves(v, blocks) {
+		ok = false // blocks lost, repeated or swapped: not the checkpoint written
+	}
 	if !ok {
 		s.ckptWhole.Store(0) // damaged: the next write rebuilds it
 		return false, nil
 	}
-	return true, backend.DecodeBlocks(ctx, blocks, workers, fn)
+	if !hasManifest || m.version != v {
+		// Written by a skillgraph from before the manifest: nothing
+		// proves the blocks whole but a walk of the store.
+		if err := s.trust(ctx); err != nil {
+			return false, err
+		}
+	}
+	// The blocks are bbolt's map of the file: every page read stays
+	// resident (counted in RSS) beside the quads decoded from it until
+	// bbolt remaps. Unmapped as the decoding goes (every dropEvery quads)
+	// and at its end, the raw and decoded forms are not held together
+	// (a page still being read is mapped again from the page cache).
+	var decoded atomic.Int64
+	err = backend.DecodeBlocks(ctx, blocks, workers, func(label string, qs []quad.Quad) error {
+		if err := fn(label, qs); err != nil {
+			return err
+		}
+		if n := decoded.Add(int64(len(qs))); n/dropEvery != (n-int64(len(qs)))/dropEvery {
+			_ = s.kv.dropMapped() // costs memory, not data, when it fails
+		}
+		return nil
+	})
+	_ = s.kv.dropMapped()
+	return true, err
 }
+
+// dropEvery is how many quads a checkpoint read decodes between two drops
+// of the file's mapped pages (at 10k skills ≈ 1 M quads: four drops).
+const dropEvery = 1 << 18
 
 // checkpointKV returns the checkpoint's blocks (bbolt's memory, valid while
 // tx is open) if it is stamped v and every block verifies; ok false means
-// read the store.
-func checkpointKV(ctx context.Context, tx hkv.Tx, v int64) (blocks []backend.Block, ok bool) {
+// read the store. limit (when not negative) is the most blocks it lists.
+func checkpointKV(ctx context.Context, tx hkv.Tx, v int64, limit int) (blocks []backend.Block, ok bool) {
 	if kvStamp(ctx, tx) != v {
 		return nil, false
 	}
-	return kvBlocks(ctx, tx)
+	return kvBlocks(ctx, tx, limit)
 }
 
 // kvBlocks lists the checkpoint's blocks (bbolt's memory, valid while tx
-// is open); ok is false when one does not verify.
-func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks []backend.Block, ok bool) {
+// is open); ok is false when one does not verify, or when there are more
+// than limit (when not negative).
+func kvBlocks(ctx context.Context, tx hkv.Tx, limit int) (blocks []backend.Block, ok bool) {
 	it := tx.Scan(ctx)
 	pit, isPrefix := it.(hkv.PrefixIterator)
 	if !isPrefix {
@@ -65,7 +107,7 @@ func kvBlocks(ctx context.Context, tx hkv.Tx) (blocks []backend.Block, ok bool) 
 		if len(k) != 2 || string(k[0]) != string(ckptBucket) || string(k[1]) == string(ckptStamp) {
 			continue
 		}
-		if checkpoint.Verify(it.Val()) != nil {
+		if checkpoint.Verify(it.Val()) != nil || limit >= 0 && len(blocks) >= limit {
 			return nil, false
 		}
 		blocks = append(blocks, backend.Block{Label: string(k[1]), Data: it.Val()})
@@ -89,7 +131,7 @@ func (s *store) anyBlock(ctx context.Context) bool {
 		return true // unknown: not the first write's to take
 	}
 	defer tx.Close()
-	blocks, ok := kvBlocks(ctx, tx)
+	blocks, ok := kvBlocks(ctx, tx, -1)
 	return !ok || len(blocks) > 0
 }
 
@@ -100,7 +142,7 @@ func (s *store) CheckpointCurrent(ctx context.Context, v int64) bool {
 		return false
 	}
 	defer tx.Close()
-	_, ok := checkpointKV(ctx, tx, v)
+	_, ok := checkpointKV(ctx, tx, v, -1)
 	return ok
 }
 
@@ -115,7 +157,7 @@ func (s *store) RefreshCheckpoint(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("rebuild checkpoint: %w", err)
 	}
 	defer s.kv.abort() // a no-op once committed
-	if err := s.writeCheckpoint(ctx, -1, v, nil, 0, false); err != nil {
+	if err := s.writeCheckpoint(ctx, -1, v, nil, manifest{}, false); err != nil {
 		return false, fmt.Errorf("rebuild checkpoint: %w", err)
 	}
 	if err := s.kv.commit(ctx); err != nil {
@@ -130,46 +172,83 @@ func (s *store) RefreshCheckpoint(ctx context.Context) (bool, error) {
 // order; a nil block removes its graph's) when it was stamped old (or is
 // absent from a new store, or holding only the own blocks a first write's
 // steps wrote), else every graph's block afresh, read back from the
-// transaction.
-func (s *store) writeCheckpoint(ctx context.Context, old, next int64, blocks []backend.Block, own int, leftovers bool) error {
+// transaction. The manifest (see manifest.go) goes with it: updated from
+// the changed blocks when the stored one names old, else summed afresh.
+func (s *store) writeCheckpoint(ctx context.Context, old, next int64, blocks []backend.Block, own manifest, leftovers bool) error {
 	tx, _ := s.kv.Tx(ctx, true) // the ingest transaction
 	stamp := kvStamp(ctx, tx)
 	// Verifying every block costs a pass over the whole checkpoint (at 10k
 	// skills most of a one-file ingest): skipped when this process wrote
 	// or verified it at version old, as nothing else writes the file.
-	// A first write's own blocks (own > 0) were written under the store's
+	// A first write's own blocks (own.count > 0) were written under the store's
 	// lock, held since BeginFirst found no block at all: nothing to read
 	// back (at 10k, reading them mapped 54 MB more at its peak).
 	var stored []backend.Block
 	whole := true
-	if known := s.ckptWhole.Load(); own == 0 && (known <= 0 || known != old || stamp != old) {
-		stored, whole = kvBlocks(ctx, tx)
+	if known := s.ckptWhole.Load(); own.count == 0 && (known <= 0 || known != old || stamp != old) {
+		stored, whole = kvBlocks(ctx, tx, -1)
 	}
 	// Blocks are only updated from a checkpoint known whole: stamped with
 	// the previous version (or none at all in a new store) and every block
 	// verifying. Anything else is rebuilt from the store.
 	current := whole && (stamp == old && old > 0 || stamp == -1 && old == 0 && len(stored) == 0 && !leftovers)
+	var m manifest
 	if current {
+		// The sum is carried over only from a manifest of version old (a
+		// first write starts from its steps' blocks); else it is summed
+		// again below, once (a binary from before the manifest wrote last).
+		summed := old == 0
+		if old == 0 {
+			m = own
+		} else if prev, ok := readManifest(ctx, tx); ok && prev.version == old {
+			m, summed = prev, true
+		}
 		// In key order: bbolt inserts into a node it splits only at commit,
 		// so appending keeps every insert cheap.
 		for _, b := range blocks {
+			key := ckptKey([]byte(b.Label))
+			if summed && old > 0 {
+				prev, err := tx.Get(ctx, key)
+				switch {
+				case err == nil && checkpoint.Verify(prev) == nil:
+					m.sub(b.Label, prev)
+				case err == nil:
+					summed = false // a damaged block: summed again below
+				case !errors.Is(err, hkv.ErrNotFound):
+					return err
+				}
+			}
 			if b.Data == nil {
-				if err := tx.Del(ctx, ckptKey([]byte(b.Label))); err != nil {
+				if err := tx.Del(ctx, key); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := tx.Put(ctx, ckptKey([]byte(b.Label)), b.Data); err != nil {
+			if err := tx.Put(ctx, key, b.Data); err != nil {
 				return err
 			}
+			m.add(b.Label, b.Data)
 			s.hooks.Written()
+		}
+		if !summed {
+			all, ok := kvBlocks(ctx, tx, -1)
+			if !ok {
+				return errors.New("a checkpoint block does not verify")
+			}
+			m = manifest{}
+			m.addBlocks(all)
 		}
 	} else {
 		if err := backend.RebuildCheckpoint(ctx, s.Scan, s.hooks, func(label string, block []byte) error {
+			m.add(label, block)
 			return tx.Put(ctx, ckptKey([]byte(label)), block)
 		}, func() error { return clearBucket(ctx, tx) }); err != nil {
 			return err
 		}
+	}
+	m.version = next
+	if err := tx.Put(ctx, sumKey, m.encode()); err != nil {
+		return err
 	}
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(next))

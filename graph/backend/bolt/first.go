@@ -24,7 +24,7 @@ type firstWriter struct {
 	pending []graph.Delta // planned adds not yet committed
 	stamps  map[string][]byte
 	blocks  []backend.Block // the checkpoint blocks of the changes added, not written yet
-	written int             // blocks written by the steps
+	written manifest        // the blocks written by the steps (count and sum)
 	steps   int
 	closed  bool
 	err     error // the first failure: later calls return it
@@ -170,7 +170,7 @@ func (w *firstWriter) step(ctx context.Context) error {
 			return err
 		}
 		w.blocks = nil
-		w.written += len(ready)
+		w.written.addBlocks(ready)
 		w.pending = w.pending[step:]
 		w.steps++
 		// What the step read of the file need not stay resident; failing

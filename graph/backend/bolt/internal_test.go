@@ -77,7 +77,7 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, ok := kvBlocks(ctx, tx)
+	stored, ok := kvBlocks(ctx, tx, -1)
 	stamp := kvStamp(ctx, tx)
 	tx.Close()
 	if fw.Steps() == 0 || !ok || len(stored) == 0 || stamp != -1 {
@@ -91,7 +91,7 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Close()
-	if blocks, ok := checkpointKV(ctx, tx, 1); !ok || len(blocks) != 40 {
+	if blocks, ok := checkpointKV(ctx, tx, 1, -1); !ok || len(blocks) != 40 {
 		t.Fatalf("after Commit: %d blocks stamped 1 (ok %t), want 40", len(blocks), ok)
 	}
 }
@@ -114,7 +114,29 @@ func BenchmarkCheckPages(b *testing.B) {
 	_ = db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
 	b.SetBytes(size)
 	for b.Loop() {
-		if err := checkPages(db); err != nil {
+		if err := checkPages(context.Background(), db); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckBoltFile is the cost of the checks every open runs before
+// bbolt maps the file (meta pages, every page header, the freelist;
+// checkBoltFile) on the store directory named by $SKILLGRAPH_BENCH_STORE
+// (skipped without it): see docs/performance.md.
+func BenchmarkCheckBoltFile(b *testing.B) {
+	dir := os.Getenv("SKILLGRAPH_BENCH_STORE")
+	if dir == "" {
+		b.Skip("SKILLGRAPH_BENCH_STORE is not set")
+	}
+	path := filepath.Join(dir, boltFile)
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	for b.Loop() {
+		if err := checkBoltFile(path, true); err != nil {
 			b.Fatal(err)
 		}
 	}

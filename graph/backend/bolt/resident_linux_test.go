@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
 // mappedKB is the resident size of this process's maps of file, from
@@ -73,5 +75,50 @@ func TestDropMappedUnmapsPages(t *testing.T) {
 	defer s.kv.abort()
 	if err := s.kv.dropMapped(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckpointReadUnmapsItsPages: a read served by the checkpoint leaves
+// none of the pages it read resident (the raw blocks are not held beside
+// the quads decoded from them), and hands out every quad.
+func TestCheckpointReadUnmapsItsPages(t *testing.T) {
+	ctx := context.Background()
+	w, dir := openStore(t, nil)
+	if _, err := w.Apply(ctx, changes(40, 400)); err != nil {
+		t.Fatal(err)
+	}
+	want := readStore(t, w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := open(ctx, "bbolt:"+dir, dir, &backend.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.(*store)
+	defer s.Close()
+	file, err := filepath.EvalSymlinks(filepath.Join(dir, boltFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blockKB int
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, _ := kvBlocks(ctx, tx, -1)
+	for _, bl := range blocks {
+		blockKB += len(bl.Data) / 1024
+	}
+	tx.Close()
+	if err := s.kv.dropMapped(); err != nil {
+		t.Fatal(err)
+	}
+	got, fromCkpt := readAll(t, s)
+	if !fromCkpt || !slices.Equal(got, want) {
+		t.Fatalf("read %d quads (from the checkpoint %t), the store holds %d", len(got), fromCkpt, len(want))
+	}
+	if left := mappedKB(t, file); left >= blockKB/4 {
+		t.Fatalf("%d kB of %s resident after a checkpoint read of %d kB of blocks", left, file, blockKB)
 	}
 }
