@@ -45,29 +45,77 @@ func (s *Service) ingest(ctx context.Context, opt ingest.Options, early bool) (i
 	if len(s.corpora) == 0 {
 		return ingest.Result{}, errors.New("this server has no corpus to ingest (read-only replica)")
 	}
+	start := time.Now()
+	// A full ingest may yield to watched edits while it prepares
+	// (yield.go); a partial one is short and never does.
+	yields := maxYields
+	if len(opt.Only) == 0 {
+		yields = 0
+	}
+	for {
+		res, err := s.ingestOnce(ctx, opt, early, yields < maxYields)
+		if errors.Is(err, errYield) {
+			yields++
+			if err = s.yield.wait(ctx); err == nil {
+				continue
+			}
+		}
+		if s.metrics != nil {
+			s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
+			if err != nil {
+				s.metrics.ingestFailures.Inc()
+			}
+		}
+		return res, err
+	}
+}
+
+// ingestOnce is one attempt of an ingest, with ingestMu held; errYield
+// when a watch round interrupted it while it prepared (yieldable).
+func (s *Service) ingestOnce(ctx context.Context, opt ingest.Options, early, yieldable bool) (ingest.Result, error) {
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
 	// After a failed early write the snapshot served is not the store's:
 	// the next ingest reads and writes everything again, early.
-	failed := !s.durable(s.snap.Load()) && s.snap.Load() != nil
+	cur := s.snap.Load()
+	failed := !s.durable(cur) && cur != nil
 	if failed {
 		opt.Only, early = nil, true
 	}
-	start := time.Now()
-	res, err := s.prepareAndWrite(ctx, opt, early, failed)
-	if s.metrics != nil {
-		s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
-		if err != nil {
-			s.metrics.ingestFailures.Inc()
-		}
+	// Only over a durable graph: a cold start's first ingest is what
+	// makes the service ready, and a watch round before it would commit
+	// one file as the whole graph.
+	yieldable = yieldable && !failed && cur != nil && cur.Version > 0
+	return s.prepareAndWrite(ctx, opt, early, failed, yieldable)
+}
+
+// prepare is ingest.Prepare, interruptible by a watch round when
+// yieldable: then errYield, and nothing was written.
+func (s *Service) prepare(ctx context.Context, opt ingest.Options, yieldable bool) (*ingest.Prepared, error) {
+	if !yieldable {
+		return ingest.Prepare(ctx, s.store, s.corpora, opt)
 	}
-	return res, err
+	pctx, done := s.yield.preparing(ctx)
+	if s.preparing != nil {
+		s.preparing(pctx)
+	}
+	p, err := ingest.Prepare(pctx, s.store, s.corpora, opt)
+	if done() {
+		// Interrupted, even if Prepare got to its end: the watch round
+		// commits first, and this one prepares again from its version.
+		s.log.Info("full ingest yields to a watched edit; it prepares again after it")
+		return nil, errYield
+	}
+	return p, err
 }
 
 // prepareAndWrite runs one ingest with ingestMu held: Prepare, the early
 // snapshot when asked for, the store write, then the durable snapshot.
-func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early, failed bool) (ingest.Result, error) {
-	p, err := ingest.Prepare(ctx, s.store, s.corpora, opt)
+func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early, failed, yieldable bool) (ingest.Result, error) {
+	p, err := s.prepare(ctx, opt, yieldable)
+	if errors.Is(err, errYield) {
+		return ingest.Result{}, err
+	}
 	if err != nil {
 		s.notServed(err)
 		return ingest.Result{}, err
