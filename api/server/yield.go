@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"sync"
+
+	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 // A full ingest of the corpora over a store that already serves a graph
@@ -82,5 +84,19 @@ func (y *yielder) wait(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// PrimeDiscovery walks the corpora and remembers their discovery for the
+// first watched edit (ingest.Prime): `serve --corpus --watch` runs it while
+// a warm start reads the store, so the round that interrupts the
+// reconcile's prepare need not walk the trees itself. A failure only
+// costs that round a walk: logged.
+func (s *Service) PrimeDiscovery(ctx context.Context) {
+	if len(s.corpora) == 0 {
+		return
+	}
+	if err := ingest.Prime(ctx, s.corpora, s.opt); err != nil {
+		s.log.Warn("discovery not primed; the first watched edit walks the corpus", "err", err)
 	}
 }
