@@ -70,9 +70,25 @@ func (s *Service) ingest(ctx context.Context, opt ingest.Options, early bool) (i
 	}
 }
 
-// ingestOnce is one attempt of an ingest, with ingestMu held; errYield
-// when a watch round interrupted it while it prepared (yieldable).
+// ingestOnce is one attempt of an ingest; errYield when a watch round
+// committed while it prepared (yieldable). A yieldable full ingest
+// prepares without ingestMu, so a watch round never waits for its
+// prepare (only reads: nothing to undo), and takes the lock to write only
+// if no round committed meanwhile.
 func (s *Service) ingestOnce(ctx context.Context, opt ingest.Options, early, yieldable bool) (ingest.Result, error) {
+	// Only over a durable graph: a cold start's first ingest is what
+	// makes the service ready, and a watch round before it would commit
+	// one file as the whole graph.
+	var p *ingest.Prepared
+	if cur := s.snap.Load(); yieldable && cur != nil && cur.Version > 0 && s.durable(cur) {
+		var err error
+		if p, err = s.prepareYielding(ctx, opt); err != nil {
+			if !errors.Is(err, errYield) {
+				s.notServed(err)
+			}
+			return ingest.Result{}, err
+		}
+	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
 	// After a failed early write the snapshot served is not the store's:
@@ -82,19 +98,18 @@ func (s *Service) ingestOnce(ctx context.Context, opt ingest.Options, early, yie
 	if failed {
 		opt.Only, early = nil, true
 	}
-	// Only over a durable graph: a cold start's first ingest is what
-	// makes the service ready, and a watch round before it would commit
-	// one file as the whole graph.
-	yieldable = yieldable && !failed && cur != nil && cur.Version > 0
-	return s.prepareAndWrite(ctx, opt, early, failed, yieldable)
+	if p != nil && (failed || cur == nil || cur.Version != p.Base) {
+		// A round committed (or failed) while this one prepared: its
+		// changes are relative to a version no longer served.
+		s.log.Info("full ingest yields to a watched edit; it prepares again after it")
+		return ingest.Result{}, errYield
+	}
+	return s.prepareAndWrite(ctx, p, opt, early, failed)
 }
 
-// prepare is ingest.Prepare, interruptible by a watch round when
-// yieldable: then errYield, and nothing was written.
-func (s *Service) prepare(ctx context.Context, opt ingest.Options, yieldable bool) (*ingest.Prepared, error) {
-	if !yieldable {
-		return ingest.Prepare(ctx, s.store, s.corpora, opt)
-	}
+// prepareYielding is ingest.Prepare, interruptible by a watch round: then
+// errYield, and nothing was written.
+func (s *Service) prepareYielding(ctx context.Context, opt ingest.Options) (*ingest.Prepared, error) {
 	pctx, done := s.yield.preparing(ctx)
 	if s.preparing != nil {
 		s.preparing(pctx)
@@ -109,16 +124,16 @@ func (s *Service) prepare(ctx context.Context, opt ingest.Options, yieldable boo
 	return p, err
 }
 
-// prepareAndWrite runs one ingest with ingestMu held: Prepare, the early
-// snapshot when asked for, the store write, then the durable snapshot.
-func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early, failed, yieldable bool) (ingest.Result, error) {
-	p, err := s.prepare(ctx, opt, yieldable)
-	if errors.Is(err, errYield) {
-		return ingest.Result{}, err
-	}
-	if err != nil {
-		s.notServed(err)
-		return ingest.Result{}, err
+// prepareAndWrite runs one ingest with ingestMu held: Prepare (unless p
+// is already prepared), the early snapshot when asked for, the store
+// write, then the durable snapshot.
+func (s *Service) prepareAndWrite(ctx context.Context, p *ingest.Prepared, opt ingest.Options, early, failed bool) (ingest.Result, error) {
+	if p == nil {
+		var err error
+		if p, err = ingest.Prepare(ctx, s.store, s.corpora, opt); err != nil {
+			s.notServed(err)
+			return ingest.Result{}, err
+		}
 	}
 	prev := s.snap.Load() // what changed is against it (the tally record)
 	var pre *queries.Snapshot
