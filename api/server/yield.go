@@ -14,12 +14,12 @@ import (
 // that is ≈ 0.6–1 s of stamps, discovery and the store's source lists
 // before anything is written. An edit the watcher saw meanwhile waited for
 // all of it, so the first edit after a warm start cost 3.45× a steady one
-// (issue #27). Instead the watch round interrupts the full ingest while it
-// is still preparing (nothing written yet, so nothing to undo), commits the
-// edit at a steady edit's cost, and the full ingest prepares again from
-// the version the edit committed. It yields at most maxYields times, so
-// edits made more often than a full prepare takes cannot postpone the
-// reconcile for ever.
+// (issue #27). Instead the full ingest prepares without ingestMu
+// (ingestOnce) and the watch round interrupts it (nothing written yet, so
+// nothing to undo), commits the edit at a steady edit's cost, and the full
+// ingest prepares again from the version the edit committed. It yields at
+// most maxYields times, so edits made more often than a full prepare takes
+// cannot postpone the reconcile for ever.
 const maxYields = 3
 
 // errYield is the cause a watch round cancels a preparing full ingest with.
