@@ -22,12 +22,16 @@ import (
 // step: descriptions (the dispatch graph is unchanged: the walk is
 // reused), a Tool's satisfied skills moved or dropped and its install
 // changed (the graph changes: the walk runs again), and now and then a
-// copied file (a new shape: the full path). The test also asserts that
-// each path was taken, so that it cannot pass by never reusing.
+// copied file (a new shape: the full path). Round two (issue #27) adds
+// the inputs of alternatives and of the process analyses: a Tool's
+// selection dropped, an input port retyped (its signature changes), its
+// outputs dropped, a process element renamed, and a Tool file removed (a
+// new shape), on a larger model. The test also asserts that each path was
+// taken, so that it cannot pass by never reusing.
 func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Skills: 300, Seed: 27}); err != nil {
+	if _, err := gen.Write(root, gen.Options{Skills: 400, Seed: 27}); err != nil {
 		t.Fatal(err)
 	}
 	st, cur := ingestBuild(t, root)
@@ -37,10 +41,11 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(27, 3))
 	var reused, walked, reshaped int
-	for step := range 30 {
+	for step := range 40 {
 		skills, tools := filesUnder(t, root, "skills", ".md"), filesUnder(t, root, "tools", ".json")
+		procs := filesUnder(t, root, "processes", ".bpmn")
 		var op string
-		switch k := rng.IntN(10); {
+		switch k := rng.IntN(16); {
 		case k < 3:
 			f := skills[rng.IntN(len(skills))]
 			op = "describe " + f
@@ -64,6 +69,40 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 			f := tools[rng.IntN(len(tools))]
 			op = "install " + f
 			editJSON(t, f, func(m map[string]any) { m["install"] = map[string]any{"cli": "apt-get install gh jq"} })
+		case k < 10:
+			f := tools[rng.IntN(len(tools))]
+			op = "unselect " + f
+			editJSON(t, f, func(m map[string]any) { delete(m, "selection") })
+		case k < 11:
+			f := tools[rng.IntN(len(tools))]
+			op = "retype " + f
+			editJSON(t, f, func(m map[string]any) {
+				if io, ok := m["io"].(map[string]any); ok {
+					if ins, ok := io["inputs"].([]any); ok && len(ins) > 0 {
+						ins[0].(map[string]any)["type"] = "Slug"
+					}
+				}
+			})
+		case k < 12:
+			f := tools[rng.IntN(len(tools))]
+			op = "no outputs " + f
+			editJSON(t, f, func(m map[string]any) {
+				if io, ok := m["io"].(map[string]any); ok {
+					delete(io, "outputs")
+				}
+			})
+		case k < 14:
+			f := procs[rng.IntN(len(procs))]
+			op = "rename in " + f
+			rewrite(t, f, func(b string) string {
+				return strings.Replace(b, `name="`, fmt.Sprintf(`name="Edited %d `, step), 1)
+			})
+		case k < 15:
+			f := tools[rng.IntN(len(tools))]
+			op = "remove " + f
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
 		default:
 			f := skills[rng.IntN(len(skills))]
 			op = "copy " + f

@@ -1,5 +1,7 @@
 package server
 
+import "context"
+
 // SetBeforeWrite makes s call fn after it serves an early snapshot and
 // before that snapshot's store write starts: tests hold the write there to
 // observe the not-yet-durable state for certain, not by timing.
@@ -14,3 +16,11 @@ func SetUpdating(s *Service, fn func()) { s.updating = fn }
 // write committed, before s records its tallies after the commit: tests
 // see there what the write's own transaction recorded.
 func SetBeforeRecord(s *Service, fn func(v int64)) { s.beforeRecord = fn }
+
+// SetPreparing makes s call fn when a full ingest that a watch round may
+// interrupt starts preparing, with the context the round cancels: tests
+// hold the full ingest there to see that a watched edit does not wait.
+func SetPreparing(s *Service, fn func(ctx context.Context)) { s.preparing = fn }
+
+// MaxYields is maxYields for the tests of the yield.
+const MaxYields = maxYields

@@ -64,6 +64,12 @@ type Service struct {
 	updating func()
 	// beforeRecord, when set (tests), runs when recordTallies starts.
 	beforeRecord func(v int64)
+	// yield lets a watch round interrupt a full ingest that is still
+	// preparing (yield.go).
+	yield yielder
+	// preparing, when set (tests), runs when an interruptible full
+	// ingest starts preparing, with the context a watch round cancels.
+	preparing func(ctx context.Context)
 }
 
 // ErrNotDurable refuses a write while the answers served are not yet those

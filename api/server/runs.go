@@ -45,32 +45,95 @@ func (s *Service) ingest(ctx context.Context, opt ingest.Options, early bool) (i
 	if len(s.corpora) == 0 {
 		return ingest.Result{}, errors.New("this server has no corpus to ingest (read-only replica)")
 	}
+	start := time.Now()
+	// A full ingest may yield to watched edits while it prepares
+	// (yield.go); a partial one is short and never does.
+	yields := maxYields
+	if len(opt.Only) == 0 {
+		yields = 0
+	}
+	for {
+		res, err := s.ingestOnce(ctx, opt, early, yields < maxYields)
+		if errors.Is(err, errYield) {
+			yields++
+			if err = s.yield.wait(ctx); err == nil {
+				continue
+			}
+		}
+		if s.metrics != nil {
+			s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
+			if err != nil {
+				s.metrics.ingestFailures.Inc()
+			}
+		}
+		return res, err
+	}
+}
+
+// ingestOnce is one attempt of an ingest; errYield when a watch round
+// committed while it prepared (yieldable). A yieldable full ingest
+// prepares without ingestMu, so a watch round never waits for its
+// prepare (only reads: nothing to undo), and takes the lock to write only
+// if no round committed meanwhile.
+func (s *Service) ingestOnce(ctx context.Context, opt ingest.Options, early, yieldable bool) (ingest.Result, error) {
+	// Only over a durable graph: a cold start's first ingest is what
+	// makes the service ready, and a watch round before it would commit
+	// one file as the whole graph.
+	var p *ingest.Prepared
+	if cur := s.snap.Load(); yieldable && cur != nil && cur.Version > 0 && s.durable(cur) {
+		var err error
+		if p, err = s.prepareYielding(ctx, opt); err != nil {
+			if !errors.Is(err, errYield) {
+				s.notServed(err)
+			}
+			return ingest.Result{}, err
+		}
+	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
 	// After a failed early write the snapshot served is not the store's:
 	// the next ingest reads and writes everything again, early.
-	failed := !s.durable(s.snap.Load()) && s.snap.Load() != nil
+	cur := s.snap.Load()
+	failed := !s.durable(cur) && cur != nil
 	if failed {
 		opt.Only, early = nil, true
 	}
-	start := time.Now()
-	res, err := s.prepareAndWrite(ctx, opt, early, failed)
-	if s.metrics != nil {
-		s.metrics.ingestDuration.Observe(time.Since(start).Seconds())
-		if err != nil {
-			s.metrics.ingestFailures.Inc()
-		}
+	if p != nil && (failed || cur == nil || cur.Version != p.Base) {
+		// A round committed (or failed) while this one prepared: its
+		// changes are relative to a version no longer served.
+		s.log.Info("full ingest yields to a watched edit; it prepares again after it")
+		return ingest.Result{}, errYield
 	}
-	return res, err
+	return s.prepareAndWrite(ctx, p, opt, early, failed)
 }
 
-// prepareAndWrite runs one ingest with ingestMu held: Prepare, the early
-// snapshot when asked for, the store write, then the durable snapshot.
-func (s *Service) prepareAndWrite(ctx context.Context, opt ingest.Options, early, failed bool) (ingest.Result, error) {
-	p, err := ingest.Prepare(ctx, s.store, s.corpora, opt)
-	if err != nil {
-		s.notServed(err)
-		return ingest.Result{}, err
+// prepareYielding is ingest.Prepare, interruptible by a watch round: then
+// errYield, and nothing was written.
+func (s *Service) prepareYielding(ctx context.Context, opt ingest.Options) (*ingest.Prepared, error) {
+	pctx, done := s.yield.preparing(ctx)
+	if s.preparing != nil {
+		s.preparing(pctx)
+	}
+	p, err := ingest.Prepare(pctx, s.store, s.corpora, opt)
+	if done() {
+		// Interrupted, even if Prepare got to its end: the watch round
+		// commits first, and this one prepares again from its version.
+		s.log.Info("full ingest yields to a watched edit; it prepares again after it")
+		return nil, errYield
+	}
+	return p, err
+}
+
+// prepareAndWrite runs one ingest with ingestMu held: Prepare (unless p
+// is already prepared), the early snapshot when asked for, the store
+// write, then the durable snapshot.
+func (s *Service) prepareAndWrite(ctx context.Context, p *ingest.Prepared, opt ingest.Options, early, failed bool) (ingest.Result, error) {
+	if p == nil {
+		var err error
+		if p, err = ingest.Prepare(ctx, s.store, s.corpora, opt); err != nil {
+			s.notServed(err)
+			return ingest.Result{}, err
+		}
 	}
 	prev := s.snap.Load() // what changed is against it (the tally record)
 	var pre *queries.Snapshot

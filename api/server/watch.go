@@ -133,7 +133,11 @@ func (s *Service) watchLoop(ctx context.Context, w *fsnotify.Watcher, opt WatchO
 				paths = append(paths, p)
 			}
 			sort.Strings(paths)
+			// A full ingest still preparing (a warm start's own) waits
+			// for this round rather than this round for all of it.
+			finished := s.yield.interrupt()
 			res, err := s.IngestPaths(ctx, paths)
+			finished()
 			if err != nil {
 				if ctx.Err() != nil {
 					return

@@ -209,3 +209,124 @@ func gaugeValue(t *testing.T, m *server.Metrics, name string) float64 {
 	t.Fatalf("no metric %s", name)
 	return 0
 }
+
+// TestWatchedEditDoesNotWaitForAFullIngest: an edit seen while a full
+// ingest of the corpus prepares (the reconcile of a warm `serve --corpus
+// --watch` start) is committed and served first; the full ingest then
+// prepares again and ends (issue #27: the first edit after a warm start
+// waited for the whole reconcile, 3.45× a steady edit). The full ingest is
+// held in its prepare until the watch round interrupts it, so without the
+// yield the edit is never served while it is held.
+func TestWatchedEditDoesNotWaitForAFullIngest(t *testing.T) {
+	e := start(t, "", nil)
+	var calls atomic.Int32
+	var servedBeforeRetry atomic.Bool
+	held := make(chan struct{})
+	edited := func(s *queries.Snapshot) bool {
+		sk := s.Skill("review")
+		return sk != nil && sk.Description == "Watched edit."
+	}
+	server.SetPreparing(e.svc, func(ctx context.Context) {
+		if calls.Add(1) > 1 {
+			// The second attempt runs through, once the round it
+			// yielded to has served the edit.
+			servedBeforeRetry.Store(edited(e.svc.Snapshot()))
+			return
+		}
+		close(held)
+		select {
+		case <-ctx.Done(): // interrupted by the watch round
+		case <-time.After(30 * time.Second): // never interrupted: the test fails below
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := e.svc.Watch(ctx, server.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	full := make(chan error, 1)
+	go func() {
+		_, err := e.svc.Ingest(ctx)
+		full <- err
+	}()
+	<-held
+	before := e.svc.Snapshot().Version
+	p := filepath.Join(e.root, "skills/core/review.md")
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "Review a change.", "Watched edit.", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer wcancel()
+	if err := e.svc.WaitFor(wctx, func(s *queries.Snapshot, _ server.Readiness) bool {
+		return s != nil && edited(s)
+	}); err != nil {
+		t.Fatalf("the edit was not served while the full ingest prepared (it waited for it): %v", err)
+	}
+	if err := <-full; err != nil {
+		t.Fatalf("the full ingest, after yielding: %v", err)
+	}
+	if n := calls.Load(); n != 2 || !servedBeforeRetry.Load() {
+		t.Fatalf("the full ingest prepared %d times, want 2 (once interrupted, once to its end after the edit was served: %v)", n, servedBeforeRetry.Load())
+	}
+	s := e.svc.Snapshot()
+	if !edited(s) || s.Version != before+1 {
+		t.Fatalf("after the full ingest: version %d (want %d: the edit's, nothing else changed), edit served %v", s.Version, before+1, edited(s))
+	}
+}
+
+// TestFullIngestYieldsAtMostMaxYields: edits made faster than a full
+// ingest prepares interrupt it a bounded number of times, then it holds
+// its turn and ends.
+func TestFullIngestYieldsAtMostMaxYields(t *testing.T) {
+	e := start(t, "", nil)
+	var calls atomic.Int32
+	server.SetPreparing(e.svc, func(ctx context.Context) {
+		calls.Add(1)
+		select {
+		case <-ctx.Done():
+		case <-time.After(300 * time.Millisecond): // long enough for the next edit to interrupt
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := e.svc.Watch(ctx, server.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	stop := make(chan struct{})
+	editor := make(chan struct{})
+	go func() { // edits every 50 ms, far more often than the full ingest prepares
+		defer close(editor)
+		p := filepath.Join(e.root, "skills/core/open-change.md")
+		orig, _ := os.ReadFile(p)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				_ = os.WriteFile(p, fmt.Appendf(append([]byte(nil), orig...), "\nEdit %d.\n", i), 0o644)
+			}
+		}
+	}()
+	defer func() { close(stop); <-editor }()
+	full := make(chan error, 1)
+	go func() {
+		_, err := e.svc.Ingest(ctx)
+		full <- err
+	}()
+	select {
+	case err := <-full:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the full ingest never ended while edits went on")
+	}
+	if n := calls.Load(); n > server.MaxYields+1 {
+		t.Fatalf("the full ingest prepared %d times, want at most %d", n, server.MaxYields+1)
+	}
+}

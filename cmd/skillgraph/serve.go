@@ -124,6 +124,24 @@ func setupServe(fs *flag.FlagSet) runFunc {
 		errc := make(chan error, 1)
 		go func() { errc <- srv.Serve(ln) }()
 		fmt.Fprintf(stdout, "skillgraph serving http://%s/ (store %s)\n", ln.Addr(), url)
+		// The first watched edit of a warm start finds the corpus walked:
+		// primed while the store is read, done before the start's own
+		// ingest walks it again (issue #27). Not on a cold start, whose
+		// first ingest would wait for it.
+		primed := make(chan struct{})
+		warm := false
+		if *watch && len(corpora) > 0 {
+			v, err := st.Version(ctx)
+			warm = err == nil && v > 0
+		}
+		if warm {
+			go func() {
+				defer close(primed)
+				svc.PrimeDiscovery(ctx)
+			}()
+		} else {
+			close(primed)
+		}
 		// Serve what the store already holds, then ingest.
 		// A damaged store is fatal: serving nothing at version 0 while
 		// /healthz says 200 hides it (issue 16.2).
@@ -152,6 +170,7 @@ func setupServe(fs *flag.FlagSet) runFunc {
 				log.Error("cannot watch the corpus; edits will not be re-ingested", "err", err)
 			}
 		}
+		<-primed
 		if len(corpora) > 0 {
 			// Answers before durability: the converted corpus is served
 			// while the store write runs; /readyz says durable once it

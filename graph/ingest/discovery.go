@@ -175,3 +175,25 @@ func discoverCorpora(ctx context.Context, roots []string, opt Options, pr *probe
 	opt.Discovery.remember(roots, opt, corpora)
 	return corpora, nil
 }
+
+// Prime walks the corpora rooted at roots now and remembers the result in
+// opt.Discovery (nothing when it is nil), so that the first partial ingest
+// of a known file does not walk them: `serve --corpus --watch` primes it
+// while a warm start reads the store's snapshot, for the first watched
+// edit (issue #27). It is the discovery a partial ingest would make (no
+// workspace probes: those need the store's stamps); the next full
+// ingest's fresh discovery replaces it. Nothing is read but the trees.
+func Prime(ctx context.Context, roots []string, opt Options) error {
+	if opt.Discovery == nil {
+		return nil
+	}
+	opt.Only = nil // discoverCorpora then always walks
+	corpora, err := discoverCorpora(ctx, roots, opt, nil, &discover.Listings{})
+	if err != nil {
+		return fmt.Errorf("prime the discovery: %w", err)
+	}
+	for _, c := range corpora {
+		c.Close()
+	}
+	return nil
+}

@@ -283,3 +283,49 @@ func partialAsWalking(t *testing.T, root string, st, ref *graph.Store, d *Discov
 		t.Errorf("the store with the remembered discovery (%d quads) differs from one walking the tree (%d quads)", len(got), len(want))
 	}
 }
+
+// TestPrimeRemembersTheDiscovery: after Prime, a partial ingest of a file
+// it listed reuses its discovery (a file added after it is not seen, as
+// after a full ingest's discovery) and writes what a walking ingest
+// writes; without Prime the same partial ingest walks and sees the file.
+func TestPrimeRemembersTheDiscovery(t *testing.T) {
+	for _, prime := range []bool{true, false} {
+		t.Run(fmt.Sprintf("prime=%v", prime), func(t *testing.T) {
+			ctx := context.Background()
+			root := filepath.Join(t.TempDir(), "conv")
+			write := func(rel, s string) string {
+				corpustest.WriteInto(t, root, map[string]string{rel: s})
+				return filepath.Join(root, filepath.FromSlash(rel))
+			}
+			a := write("skills/a.md", "---\nname: a\ndescription: A.\n---\n")
+			write("tools/t.json", `{"id": "t", "name": "t", "satisfies": []}`)
+			st, err := graph.Open(ctx, "memory")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if _, err := Run(ctx, st, []string{root}, Options{}); err != nil { // no Discovery: nothing remembered
+				t.Fatal(err)
+			}
+			d := &Discovery{}
+			if prime {
+				if err := Prime(ctx, []string{root}, Options{Discovery: d}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("skills/new.md", "---\nname: new\ndescription: New.\n---\n")
+			write("skills/a.md", "---\nname: a\ndescription: A, edited.\n---\n")
+			res, err := Run(ctx, st, []string{root}, Options{Only: []string{a}, Discovery: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 3 // walked: the new file is listed
+			if prime {
+				want = 2 // the primed discovery, made before the new file
+			}
+			if res.Files != want || res.Changed != 1 {
+				t.Fatalf("files %d changed %d, want %d and 1", res.Files, res.Changed, want)
+			}
+		})
+	}
+}
