@@ -32,7 +32,7 @@ func invalidTools(n int, named bool) string {
 }
 
 // writeTree writes files (relative path → body) under a new folder.
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for rel, body := range files {
@@ -116,7 +116,7 @@ func TestSnapshotNoStoreEqualsStored(t *testing.T) {
 
 // storedSnapshot is the snapshot of roots as the analysis commands built
 // it before: ingested into a memory store, then read back.
-func storedSnapshot(ctx context.Context, t *testing.T, roots []string) *queries.Snapshot {
+func storedSnapshot(ctx context.Context, t testing.TB, roots []string) *queries.Snapshot {
 	t.Helper()
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
