@@ -153,7 +153,7 @@ func writeUsage(w io.Writer) {
 	fmt.Fprint(w, `  skillgraph help       [VERB]
 
 Stores: memory, bbolt:PATH (default for ingest: `+"bbolt:./.skillgraph/graph.db"+`), postgres:DSN.
-With --corpus and no --store, check, coverage and query use an in-memory store.
+With --corpus and no --store, check, coverage, diff, query and mcp read the corpus into memory and write no store.
 Environment: SKILLGRAPH_STORE, SKILLGRAPH_ADDR, SKILLGRAPH_TOKEN (enables mutations), SKILLGRAPH_CORPUS (colon-separated), SKILLGRAPH_MAX_FILE_SIZE,
 SKILLGRAPH_LOG_FORMAT (text or json), SKILLGRAPH_CORS_ORIGIN (serve), OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry traces over OTLP/HTTP; off without it).
 Run 'skillgraph help VERB' (or 'skillgraph VERB --help') for a verb's arguments and flags,

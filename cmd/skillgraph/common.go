@@ -112,6 +112,9 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 	if len(c.corpora) == 0 && c.store == "" {
 		return nil, fmt.Errorf("give --corpus DIR, or --store URL of an existing store")
 	}
+	if len(c.corpora) > 0 && ephemeral(url) {
+		return c.snapshotNoStore(ctx, stderr, progress)
+	}
 	open := graph.Open
 	if len(c.corpora) == 0 { // only read: the store must be there
 		open = openToRead
@@ -140,6 +143,55 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 		recordTallies(ctx, st, snap, c.corpora[0], stderr)
 	}
 	return snap, err
+}
+
+// ephemeral reports whether url names a store that lives only in this
+// process (the memory store): nothing reads it after the command.
+func ephemeral(url string) bool { return url == "memory" || url == "mem" }
+
+// snapshotNoStore is snapshot for corpora read into no store that lasts:
+// the snapshot is the empty one updated with the ingest's converted
+// changes, the path `serve`'s early snapshot takes (Snapshot.Update gives
+// Build's answers), so the quads are never copied into a memory Cayley
+// store only to be read back (half a finding's memory, docs/security.md
+// row 14). The empty memory store is still opened: Prepare plans against
+// a store (version 0, no digests), and only reads it.
+func (c *common) snapshotNoStore(ctx context.Context, stderr io.Writer, progress bool) (*queries.Snapshot, error) {
+	if err := c.requireContent(); err != nil {
+		return nil, err
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+	if progress {
+		opt.Progress = progressBar(stderr)
+	}
+	return snapshotOfCorpora(ctx, st, c.corpora, opt)
+}
+
+// snapshotOfCorpora prepares the ingest of roots into the empty store st
+// and returns the snapshot of the version it would commit, without
+// writing it. With nothing to write it is the empty store's snapshot
+// (version 0), as a Build after an ingest that wrote nothing is.
+func snapshotOfCorpora(ctx context.Context, st *graph.Store, roots []string, opt ingest.Options) (*queries.Snapshot, error) {
+	base, err := queries.Build(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ingest.Prepare(ctx, st, roots, opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Changes()) == 0 {
+		return base, nil
+	}
+	if base.Version != p.Base {
+		return nil, fmt.Errorf("snapshot of %s: the store moved from version %d to %d while it was read", strings.Join(roots, ", "), base.Version, p.Base)
+	}
+	return base.Update(p.Changes(), p.Base+1), nil
 }
 
 // progressBar shows a bar when stderr is a terminal.

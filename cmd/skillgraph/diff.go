@@ -22,7 +22,7 @@ var diffCommand = &command{
 	name:    "diff",
 	args:    "--base DIR|REV --corpus DIR [--format text|json|markdown] [--fail-on all|none|LIST] [--findings error|warning|info]",
 	summary: "The pull-request gate: what a change does to the answers, compared with a base checkout; exit 1 when it makes one worse.",
-	about: "Both corpora are ingested into memory stores. --base is a folder (a checkout of the base, e.g. " +
+	about: "Both corpora are read into memory; no store is written. --base is a folder (a checkout of the base, e.g. " +
 		"`git worktree add ../base origin/main`, see docs/ci.md) or, when no such folder exists, a git revision (origin/main, a tag, a hash): " +
 		"the corpus folder as of that revision is then read from the objects of the repository holding --corpus, with no checkout and no git binary. " +
 		"--base and --corpus repeat in pairs, in order.\n" +
