@@ -14,6 +14,7 @@ import (
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
 	"github.com/skillgraph/skillgraph/queries"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 )
 
 // invalidTools is an MCP listing of n tools, each with an mcp-invalid
@@ -116,21 +117,9 @@ func TestSnapshotNoStoreEqualsStored(t *testing.T) {
 
 // storedSnapshot is the snapshot of roots as the analysis commands built
 // it before: ingested into a memory store, then read back.
-func storedSnapshot(ctx context.Context, t testing.TB, roots []string) *queries.Snapshot {
+func storedSnapshot(_ context.Context, t testing.TB, roots []string) *queries.Snapshot {
 	t.Helper()
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, roots, ingest.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := queries.Build(ctx, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return querytest.Build(t, roots...)
 }
 
 // snapshotDiffs walks a and b together and appends the paths where they

@@ -60,39 +60,23 @@ func firstWrite(ctx context.Context, tx *sql.Tx) (bool, error) {
 // tx and returns what creates them again, as the database defined them.
 func dropForBulk(ctx context.Context, tx *sql.Tx) (restore func() error, err error) {
 	var creates, drops []string
-	rows, err := tx.QueryContext(ctx, `SELECT indexname, indexdef FROM pg_indexes
+	idx, err := namedDefs(ctx, tx, `SELECT indexname, indexdef FROM pg_indexes
 		WHERE schemaname = current_schema() AND tablename = 'quads' AND indexname = ANY($1) ORDER BY indexname`, pq.StringArray(bulkIndexes))
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var name, def string
-		if err := rows.Scan(&name, &def); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		drops = append(drops, `DROP INDEX `+pq.QuoteIdentifier(name))
-		creates = append(creates, def)
+	for _, nd := range idx {
+		drops = append(drops, `DROP INDEX `+pq.QuoteIdentifier(nd[0]))
+		creates = append(creates, nd[1])
 	}
-	if err := closeRows(rows); err != nil {
-		return nil, err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+	fks, err := namedDefs(ctx, tx, `SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
 		WHERE conrelid = 'quads'::regclass AND contype = 'f' ORDER BY conname`)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var name, def string
-		if err := rows.Scan(&name, &def); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		drops = append(drops, `ALTER TABLE quads DROP CONSTRAINT `+pq.QuoteIdentifier(name))
-		creates = append(creates, `ALTER TABLE quads ADD CONSTRAINT `+pq.QuoteIdentifier(name)+` `+def)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, err
+	for _, nd := range fks {
+		drops = append(drops, `ALTER TABLE quads DROP CONSTRAINT `+pq.QuoteIdentifier(nd[0]))
+		creates = append(creates, `ALTER TABLE quads ADD CONSTRAINT `+pq.QuoteIdentifier(nd[0])+` `+nd[1])
 	}
 	for _, d := range drops {
 		if _, err := tx.ExecContext(ctx, d); err != nil {
@@ -118,4 +102,22 @@ func closeRows(rows *sql.Rows) error {
 		return err
 	}
 	return rows.Err()
+}
+
+// namedDefs runs a query of (name, definition) rows and returns them.
+func namedDefs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([][2]string, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]string
+	for rows.Next() {
+		var nd [2]string
+		if err := rows.Scan(&nd[0], &nd[1]); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, nd)
+	}
+	return out, closeRows(rows)
 }
