@@ -34,8 +34,8 @@ func FuzzParse(f *testing.F) {
 		if b.Parent != "" && b.ParentLine < 2 || len(b.Blocking) > 0 && b.BlockingLine < 2 {
 			t.Fatalf("relation without a line: %+v", b)
 		}
-		// Lines as YAML counts them (1.2 §5.4: CR LF, CR and LF each end
-		// one), as editors do: the front matter's findings are YAML's.
+		// Lines as the parser counts them (ynode.Lines: CRLF, a lone CR
+		// and LF each end one, as in CommonMark and YAML).
 		lines := strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 		for _, fi := range got.Findings {
 			if fi.File != p || fi.Line < 1 || fi.Line > lines || fi.Message == "" || fi.Severity.Rank() == 0 {
