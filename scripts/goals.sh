@@ -144,6 +144,10 @@ editfile() { grep -rl '^description: ' "$CORPUS/skills" | sort | awk 'NR == 1'; 
 # meanwhile waits for it and would time that ingest, not the watch.
 waitcommit() { for _ in $(seq 400); do grep -q 'msg="ingest committed"' "$1" && break; sleep 0.05; done; }
 
+# startstore: the store the warm, watch, firstedit and dashboard rows start
+# from: the cold step's, else the ingest step's (the same corpus, durable).
+startstore() { for f in "$WORK/serve/g.db" "$WORK/ingest/g.db"; do [ -e "$f" ] && { echo "$f"; return; }; done; return 1; }
+
 for SIZE in $SIZES; do
 	WORK=$WORKROOT-$SIZE
 	mkdir -p "$WORK"
@@ -179,12 +183,12 @@ for SIZE in $SIZES; do
 			stop "$pid"
 			;;
 		warm)
-			[ -e "$WORK/serve/g.db" ] || { echo "warm needs the cold step's store" >&2; exit 2; }
+			DB=$(startstore) || { echo "warm needs the cold or the ingest step's store" >&2; exit 2; }
 			ts=()
 			for i in 1 2 3; do
 				l=$(load)
 				t0=$(now)
-				"$SG" serve --read-only --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/warm.log" 2>&1 &
+				"$SG" serve --read-only --store "bbolt:$DB" --addr "127.0.0.1:$PORT" >"$WORK/warm.log" 2>&1 &
 				pid=$!
 				ready "$pid"
 				t=$(elapsed "$t0")
@@ -198,8 +202,8 @@ for SIZE in $SIZES; do
 			fig warm_mb "$rss" "$l"
 			;;
 		watch)
-			[ -e "$WORK/serve/g.db" ] || { echo "watch needs the cold step's store" >&2; exit 2; }
-			"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/watch.log" 2>&1 &
+			DB=$(startstore) || { echo "watch needs the cold or the ingest step's store" >&2; exit 2; }
+			"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$DB" --addr "127.0.0.1:$PORT" >"$WORK/watch.log" 2>&1 &
 			pid=$!
 			ready "$pid" durable
 			waitcommit "$WORK/watch.log"
@@ -212,9 +216,9 @@ for SIZE in $SIZES; do
 		firstedit)
 			# The first edit right after a warm start is ready (its own ingest of
 			# the corpus still running), against steady-state edits after it.
-			[ -e "$WORK/serve/g.db" ] || { echo "firstedit needs the cold step's store" >&2; exit 2; }
+			DB=$(startstore) || { echo "firstedit needs the cold or the ingest step's store" >&2; exit 2; }
 			l=$(load)
-			"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/firstedit.log" 2>&1 &
+			"$SG" serve --watch --corpus "$CORPUS" --store "bbolt:$DB" --addr "127.0.0.1:$PORT" >"$WORK/firstedit.log" 2>&1 &
 			pid=$!
 			ready "$pid"
 			first=$("$BIN/watchlat" -url "$URL/graphql" -file "$(editfile)" -n 1 | tail -1)
@@ -229,8 +233,8 @@ for SIZE in $SIZES; do
 			stop "$pid"
 			;;
 		dashboard)
-			[ -e "$WORK/serve/g.db" ] || { echo "dashboard needs the cold step's store" >&2; exit 2; }
-			"$SG" serve --read-only --store "bbolt:$WORK/serve/g.db" --addr "127.0.0.1:$PORT" >"$WORK/dash.log" 2>&1 &
+			DB=$(startstore) || { echo "dashboard needs the cold or the ingest step's store" >&2; exit 2; }
+			"$SG" serve --read-only --store "bbolt:$DB" --addr "127.0.0.1:$PORT" >"$WORK/dash.log" 2>&1 &
 			pid=$!
 			ready "$pid"
 			"$BIN/loadgen" -url "$URL/graphql" -c 32 -d 5s >/dev/null # warm the cache
