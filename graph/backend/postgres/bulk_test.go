@@ -13,27 +13,10 @@ import (
 // defines them.
 func (c cayleyDB) schemaOf(t *testing.T) string {
 	t.Helper()
-	var b strings.Builder
-	for _, q := range []string{
+	return c.rowsText(t,
 		`SELECT indexname || ' ' || indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'quads' ORDER BY indexname`,
 		`SELECT conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'quads'::regclass ORDER BY conname`,
-	} {
-		rows, err := c.db.Query(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			b.WriteString(s + "\n")
-		}
-		if err := closeRows(rows); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.String()
+	)
 }
 
 // TestFirstWriteBulkAsCayley: a first write loaded with the secondary

@@ -105,15 +105,11 @@ func checkpointSQL(ctx context.Context, tx *sql.Tx, v int64) (blocks []backend.B
 // read again with the checkpoint, in one transaction (another process may
 // have written since).
 func (s *store) CheckpointCurrent(ctx context.Context, _ int64) bool {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	tx, v, err := s.readState(ctx)
 	if err != nil {
 		return false
 	}
 	defer tx.Rollback()
-	v, err := sqlVersion(ctx, tx)
-	if err != nil {
-		return false
-	}
 	_, ok, err := checkpointSQL(ctx, tx, v)
 	return ok && err == nil
 }
@@ -258,15 +254,11 @@ func putBlocks(ctx context.Context, tx *sql.Tx, v int64, labels []string, blocks
 // transaction: the version, the stamp and the blocks written after since
 // are of one committed state.
 func (s *store) ReadSince(ctx context.Context, since int64, workers int, fn func(label string, quads []quad.Quad, gone bool) error) (int64, bool, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	tx, v, err := s.readState(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	defer tx.Rollback()
-	v, err := sqlVersion(ctx, tx)
-	if err != nil {
-		return 0, false, err
-	}
 	if v == since {
 		return v, true, nil
 	}

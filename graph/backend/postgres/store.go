@@ -53,19 +53,30 @@ func (s *store) GraphQuads(ctx context.Context, label string) ([]quad.Quad, erro
 	return out, nil
 }
 
+// readState begins a read-only REPEATABLE READ transaction and reads the
+// version in it: what the caller reads next is of that committed state.
+// The caller rolls tx back.
+func (s *store) readState(ctx context.Context) (tx *sql.Tx, v int64, err error) {
+	tx, err = s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	if v, err = sqlVersion(ctx, tx); err != nil {
+		tx.Rollback() //nolint:errcheck // the read failed; nothing to keep
+		return nil, 0, err
+	}
+	return tx, v, nil
+}
+
 // Read is backend.Backend.Read: the version, the checkpoint's stamp and
 // the quads in one REPEATABLE READ transaction, so they are of one
 // committed state.
 func (s *store) Read(ctx context.Context, r backend.ReadRequest) (int64, bool, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	tx, v, err := s.readState(ctx)
 	if err != nil {
 		return 0, false, err
 	}
 	defer tx.Rollback()
-	v, err := sqlVersion(ctx, tx)
-	if err != nil {
-		return 0, false, err
-	}
 	if r.UseCheckpoint {
 		bl, ok, err := checkpointSQL(ctx, tx, v)
 		if err != nil {

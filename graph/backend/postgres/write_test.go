@@ -59,12 +59,19 @@ func (c cayleyDB) batched(ctx context.Context, in []graph.Delta) error {
 // their timestamp (now() of the writing transaction).
 func (c cayleyDB) dump(t *testing.T) string {
 	t.Helper()
-	var b strings.Builder
-	for _, q := range []string{
+	return c.rowsText(t,
 		`SELECT to_jsonb(n)::text FROM nodes n ORDER BY hash`,
 		`SELECT (to_jsonb(q) - 'ts')::text FROM quads q ORDER BY horizon`,
 		`SELECT horizon::text FROM quads`, // physical order, as an unordered scan reads it
-	} {
+	)
+}
+
+// rowsText runs queries of one text column and returns their rows, a line
+// each, every query's ended by "--".
+func (c cayleyDB) rowsText(t *testing.T, queries ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range queries {
 		rows, err := c.db.Query(q)
 		if err != nil {
 			t.Fatal(err)
@@ -76,10 +83,9 @@ func (c cayleyDB) dump(t *testing.T) string {
 			}
 			b.WriteString(s + "\n")
 		}
-		if err := rows.Err(); err != nil {
+		if err := closeRows(rows); err != nil {
 			t.Fatal(err)
 		}
-		rows.Close()
 		b.WriteString("--\n")
 	}
 	return b.String()
