@@ -18,7 +18,6 @@ import (
 
 	"github.com/skillgraph/skillgraph/api"
 	"github.com/skillgraph/skillgraph/api/server"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/graph/pgtest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
@@ -55,14 +54,7 @@ func TestReplicaFollowingEqualsFreshReplica(t *testing.T) {
 	dsn := "postgres:" + pgtest.Scratch(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	open := func() *graph.Store {
-		st, err := graph.Open(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	open := opener(ctx, t, dsn)
 	root := filepath.Join(t.TempDir(), "corpus")
 	if _, err := gen.Write(root, gen.Options{Skills: 60, Seed: 5}); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/skillgraph/skillgraph/api/server"
-	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/ingest"
 	"github.com/skillgraph/skillgraph/graph/pgtest"
 	"github.com/skillgraph/skillgraph/ingest/gen"
@@ -54,14 +53,7 @@ func TestReplicaStartsWhileWriterIngests(t *testing.T) {
 	dsn := "postgres:" + pgtest.Scratch(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	open := func() *graph.Store {
-		st, err := graph.Open(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	open := opener(ctx, t, dsn)
 	root := filepath.Join(t.TempDir(), "corpus")
 	if _, err := gen.Write(root, gen.Options{Skills: 40, Seed: 3}); err != nil {
 		t.Fatal(err)

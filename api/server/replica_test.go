@@ -25,6 +25,20 @@ func skillIDs(s *queries.Snapshot) []string {
 	return ids
 }
 
+// opener opens a new connection to the store at dsn per call, each
+// closed when the test ends: one per process of a writer and its replicas.
+func opener(ctx context.Context, t *testing.T, dsn string) func() *graph.Store {
+	return func() *graph.Store {
+		t.Helper()
+		st, err := graph.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+}
+
 // TestReplicasFollowWriter runs one writer and two read-only replicas, each
 // with its own connection to one PostgreSQL database, as three processes
 // would: every ingest by the writer reaches each replica's snapshot through
@@ -33,14 +47,7 @@ func TestReplicasFollowWriter(t *testing.T) {
 	dsn := "postgres:" + pgtest.Scratch(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	open := func() *graph.Store {
-		st, err := graph.Open(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	open := opener(ctx, t, dsn)
 	root := copyTree(t, testCorpus)
 	writer := server.NewService(open(), []string{root}, ingest.Options{}, nil, nil)
 	if _, err := writer.Ingest(ctx); err != nil {

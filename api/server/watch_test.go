@@ -66,24 +66,8 @@ func TestWatchIsNotStarvedByARewrittenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cancel(); <-done }()
-	stop := make(chan struct{})
-	rewriter := make(chan struct{})
-	go func() { // rewrites a read file every 10 ms, far inside the debounce
-		defer close(rewriter)
-		p := filepath.Join(e.root, "skills/core/open-change.md")
-		orig, _ := os.ReadFile(p)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				_ = os.WriteFile(p, fmt.Appendf(append([]byte(nil), orig...), "\nRewrite %d.\n", i), 0o644)
-			}
-		}
-	}()
-	defer func() { close(stop); <-rewriter }()
+	// rewrites a read file every 10 ms, far inside the debounce
+	defer rewriteEvery(filepath.Join(e.root, "skills/core/open-change.md"), 10*time.Millisecond, "Rewrite")()
 	ship := "---\nname: ship\ndescription: Ship a reviewed change.\n---\n\n# Ship\n"
 	if err := os.WriteFile(filepath.Join(e.root, "skills/core/ship.md"), []byte(ship), 0o644); err != nil {
 		t.Fatal(err)
@@ -295,24 +279,8 @@ func TestFullIngestYieldsAtMostMaxYields(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cancel(); <-done }()
-	stop := make(chan struct{})
-	editor := make(chan struct{})
-	go func() { // edits every 50 ms, far more often than the full ingest prepares
-		defer close(editor)
-		p := filepath.Join(e.root, "skills/core/open-change.md")
-		orig, _ := os.ReadFile(p)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				_ = os.WriteFile(p, fmt.Appendf(append([]byte(nil), orig...), "\nEdit %d.\n", i), 0o644)
-			}
-		}
-	}()
-	defer func() { close(stop); <-editor }()
+	// edits every 50 ms, far more often than the full ingest prepares
+	defer rewriteEvery(filepath.Join(e.root, "skills/core/open-change.md"), 50*time.Millisecond, "Edit")()
 	full := make(chan error, 1)
 	go func() {
 		_, err := e.svc.Ingest(ctx)
@@ -329,4 +297,26 @@ func TestFullIngestYieldsAtMostMaxYields(t *testing.T) {
 	if n := calls.Load(); n > server.MaxYields+1 {
 		t.Fatalf("the full ingest prepared %d times, want at most %d", n, server.MaxYields+1)
 	}
+}
+
+// rewriteEvery rewrites the file at p every interval, its text plus a
+// numbered line ("<word> <n>."), until the returned stop is called; stop
+// returns once the writer has.
+func rewriteEvery(p string, interval time.Duration, word string) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		orig, _ := os.ReadFile(p)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_ = os.WriteFile(p, fmt.Appendf(append([]byte(nil), orig...), "\n%s %d.\n", word, i), 0o644)
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
