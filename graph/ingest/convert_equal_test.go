@@ -78,14 +78,14 @@ func TestConvertEqualsReference(t *testing.T) {
 		}
 	}
 	// convert is ingest's path: every unit, in batches, on all cores.
-	if err := convert(ctx, all, Options{}, 0, nil); err != nil {
+	if err := convert(ctx, all, Options{}, 0, nil, nil); err != nil {
 		t.Logf("convert: %v", err) // each failing unit is compared below
 	}
 	direct := 0
 	undecided := map[string]int{}
 	for _, u := range all {
 		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
-		doc := jsonld.Document(u.in, u.file, u.meta)
+		doc := jsonld.Document(*u.in, u.file, u.meta)
 		if err := jsonld.SameAsReference(doc, label, u.quads, u.err); err != nil {
 			t.Errorf("%s %s: %v", u.in.Root, u.file.Path, err)
 		}

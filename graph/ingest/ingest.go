@@ -72,7 +72,7 @@ type Result struct {
 
 // unit is one source graph to convert and maybe write.
 type unit struct {
-	in     record.Instance
+	in     *record.Instance // its corpus's, shared
 	file   record.File
 	meta   jsonld.SourceMeta
 	digest string
@@ -154,6 +154,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 	if err != nil {
 		return nil, err
 	}
+	pl.sp.listed.Drop() // the parse's stamp checks were the last to ask them
 	diff, err := pl.compare(ctx, store, units)
 	if err != nil {
 		return nil, err

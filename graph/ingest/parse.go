@@ -63,7 +63,7 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		// live in a graph of their own.
 		f := record.File{Path: ".", Parser: format.KindDeclaration, Findings: c.Findings}
 		b, _ := json.Marshal(c.Findings)
-		units = append(units, newUnit(c.Instance, f, b, pc.salt))
+		units = append(units, newUnit(&c.Instance, f, b, pc.salt))
 	}
 	return append(units, pc.extraContracts(units)...), nil
 }
@@ -135,7 +135,7 @@ func (pc *parseContext) exists(rel string) bool {
 // parseSource reads and parses one source into its unit: a unit to skip
 // when its stamp holds, nil for a file in no format skillgraph reads.
 func (pc *parseContext) parseSource(s discover.Source) *unit {
-	c, in := pc.c, pc.c.Instance
+	c, in := pc.c, &pc.c.Instance
 	found := s // as discovery found it (before sniffing)
 	if s.Kind != discover.KindDeclaration && s.Kind != discover.KindVocabulary {
 		if old, ok := pc.sp.holds(c, jsonld.SourceIRI(in.DocIRI(), s.Path), s, pc.stampSalt, pc.exists); ok {
@@ -210,7 +210,7 @@ func (pc *parseContext) parseData(s discover.Source, data []byte, err error, dep
 // others' are kept as stored; a skill skipped by its stamp names them
 // from the stamp).
 func (pc *parseContext) extraContracts(units []*unit) []*unit {
-	c, in := pc.c, pc.c.Instance
+	c, in := pc.c, &pc.c.Instance
 	var extra []string
 	have := map[string]bool{}
 	for _, u := range units {
@@ -289,7 +289,7 @@ func sourcesToParse(c *discover.Corpus, only map[string]bool) []discover.Source 
 	return out
 }
 
-func newUnit(in record.Instance, f record.File, data []byte, salt string) *unit {
+func newUnit(in *record.Instance, f record.File, data []byte, salt string) *unit {
 	h := sha256.Sum256(data)
 	d := sha256.New()
 	d.Write(h[:])

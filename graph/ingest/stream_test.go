@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -251,5 +252,47 @@ func TestPreparedFirstWriteDropsQuads(t *testing.T) {
 	res, err = p.Apply(ctx, st)
 	if err != nil || res.Version != 2 || len(res.Changes) == 0 || len(res.Changes[0].Quads) == 0 {
 		t.Fatalf("second Apply: version %d, %d changes, %v", res.Version, len(res.Changes), err)
+	}
+}
+
+// TestStreamedIngestBoundsLead: a streamed first ingest converts at most
+// streamLead windows ahead of the store write, so a large corpus's quads
+// are never all held while the (slower) write catches up (issue #27: the
+// 100k ingest's peak). The write is held at its first window for a while,
+// time for a conversion that does not wait to convert everything
+// (TestStreamedFirstIngest checks what is stored).
+func TestStreamedIngestBoundsLead(t *testing.T) {
+	defer func(n int) { streamWindow = n }(streamWindow)
+	streamWindow = 16
+	root := genCorpus(t, 200, 5)
+	var converted atomic.Int64
+	toQuadsBatch = func(cs []jsonld.Conversion) {
+		jsonld.ToQuadsBatch(cs)
+		converted.Add(int64(len(cs)))
+	}
+	defer func() { toQuadsBatch = jsonld.ToQuadsBatch }()
+	written, most := 0, int64(0)
+	streamWritten = func(*graph.FirstWriter) {
+		written++
+		if written == 1 {
+			// Hold the write: an unbounded conversion runs to the end
+			// meanwhile (a few ms for this corpus).
+			for i := 0; i < 50 && converted.Load() < int64((streamLead+2)*streamWindow); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		most = max(most, converted.Load()-int64(written*streamWindow))
+	}
+	defer func() { streamWritten = nil }()
+	st := openBackend(t, "bbolt")
+	res, err := Run(context.Background(), st, []string{root}, Options{Workers: 2})
+	if err != nil || res.Version != 1 {
+		t.Fatalf("Run: version %d, %v", res.Version, err)
+	}
+	if windows := (res.Changed + streamWindow - 1) / streamWindow; written != windows || windows < streamLead+3 {
+		t.Fatalf("%d of %d windows written: the test covers nothing", written, windows)
+	}
+	if limit := int64(streamLead * streamWindow); most > limit {
+		t.Fatalf("%d files converted ahead of the write, want at most %d (%d windows)", most, limit, streamLead)
 	}
 }
