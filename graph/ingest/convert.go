@@ -7,124 +7,193 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
 
-// convert turns the changed units into quads (the conversion is the expensive
-// step, so only they are converted). With stream set, when every file
-// changed and none is gone, the store may be empty: then its first ingest
-// is written while it is converted, and the FirstWriter returned commits
-// it (the caller aborts it on an error).
-func (d *comparison) convert(ctx context.Context, store *graph.Store, opt Options, stream bool) (*graph.FirstWriter, error) {
-	if stream && len(d.changed) > 0 && len(d.removed) == 0 && len(d.stamps) == 0 {
-		first, err := store.BeginFirst(ctx)
-		if err != nil {
-			// The write of these files fails before it starts: say which.
-			return nil, fmt.Errorf("store %s: %w", graphsOf(d.changes()), err)
-		}
-		if first != nil {
-			return first, convertStreaming(ctx, d.changed, opt, first)
-		}
-	}
-	return nil, convert(ctx, d.changed, opt, 0, nil, nil)
-}
-
 // change is the graph change of a converted unit.
 func (u *unit) change() graph.Change {
 	return graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads, Stamp: u.stamp}
 }
 
-// streamWindow is the number of units convertStreaming converts, and
-// then writes, together: written in the order of units, as Apply does, a
-// package's graphs (which share nodes) land in the same Cayley calls;
-// written in the order of the conversion batches, which take units far
-// apart, they cost Cayley a quarter more CPU (measured at 10k).
+// streamWindow is the number of units a first ingest converts, and then
+// writes, together (firstStream): written in the order of units, as Apply
+// does, a package's graphs (which share nodes) land in the same Cayley
+// calls; written in the order of the conversion batches, which take units
+// far apart, they cost Cayley a quarter more CPU (measured at 10k).
 var streamWindow = 32 * convertBatch // a variable for tests
+
+// streamLead is how many windows a first ingest parses and converts ahead
+// of the store write. The write is the slow side (Cayley's indexing, one
+// core): a conversion that never waited held the quads of nearly every
+// file at once (84 MB of a 10k ingest's 355 MB live heap at its peak), and
+// a parse that ran to the end before the write held every file's records
+// (issue #27: 5.7 GB at 100k). Two windows keep the writer fed.
+const streamLead = 2
 
 // streamWritten, when set (tests), is called after each window is handed
 // to the store write.
 var streamWritten func(*graph.FirstWriter)
 
-// streamLead is how many windows convertStreaming converts ahead of the
-// store write. The write is the slow side (Cayley's indexing, one core),
-// so a conversion that never waited held the quads of nearly every file
-// at once: 84 MB of a 10k ingest's 355 MB live heap at its peak, growing
-// with the corpus (issue #27: 5.7 GB at 100k). Two windows keep the
-// writer fed while bounding what waits for it.
-const streamLead = 2
+// firstStream writes the first ingest into an empty store while it is
+// parsed: the parse adds each unit (add), each full window of units is
+// converted on all cores and handed to the FirstWriter in the order of
+// units, on a goroutine of its own, at most streamLead windows ahead of
+// it. A written window's quads and records are dropped: Commit needs only
+// what the writer kept, the run's result only the counts and the paths.
+// A write failure stops the parse (add returns it); a conversion failure
+// or a cancel stops the write (the caller aborts it).
+type firstStream struct {
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	first   *graph.FirstWriter
+	opt     Options
+	win     []*unit          // the window being filled
+	lead    chan struct{}    // a token per window dispatched and not yet written
+	windows chan *streamWin  // the windows dispatched, in order, to the writer
+	work    chan streamBatch // batches to the converters
+	wg      sync.WaitGroup   // the converters
+	written chan struct{}    // closed when the writer is done
+	werr    error            // the write's failure (the writer's, read after written)
+	total   int              // the files the run reads, for Progress
+	mu      sync.Mutex       // converted
+	done    int              // units converted, for Progress
+}
 
-// convertStreaming is convert with each window of units handed to first
-// as soon as it is converted, in the order of units, on a goroutine of
-// its own (the store write) while the conversion goes on, at most
-// streamLead windows ahead of it. A written window's quads and records
-// are dropped (what the run reports needs neither). A write failure stops
-// the conversion; a conversion failure or a cancel stops the write (the
-// caller aborts it).
-func convertStreaming(ctx context.Context, units []*unit, opt Options, first *graph.FirstWriter) error {
+// streamWin is one window of units and how many of its batches are not
+// converted yet; done is closed when none is left.
+type streamWin struct {
+	units []*unit
+	left  atomic.Int32
+	done  chan struct{}
+}
+
+// streamBatch is one conversion batch of a window.
+type streamBatch struct {
+	win   *streamWin
+	units []*unit
+}
+
+// newFirstStream starts the converters and the writer of a first ingest
+// into first; total is about how many files it reads (for Progress).
+func newFirstStream(ctx context.Context, opt Options, first *graph.FirstWriter, total int) *firstStream {
 	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	index := make(map[*unit]int, len(units))
-	for i, u := range units {
-		index[u] = i
+	s := &firstStream{ctx: ctx, cancel: cancel, first: first, opt: opt, total: total,
+		lead: make(chan struct{}, streamLead), windows: make(chan *streamWin, streamLead),
+		work: make(chan streamBatch), written: make(chan struct{})}
+	for range convertWorkers(opt) {
+		s.wg.Add(1)
+		go s.convertLoop()
 	}
-	windows := (len(units) + streamWindow - 1) / streamWindow
-	// Room for every batch: a worker never waits for the writer, the
-	// dispatch does (lead).
-	ready := make(chan []*unit, len(units)/convertBatch+windows+convertWorkers(opt)+1)
-	// A token per window dispatched and not yet written.
-	lead := make(chan struct{}, streamLead)
-	var werr error
-	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		left := make([]int, windows) // units of each window not converted yet
-		for w := range left {
-			left[w] = min(streamWindow, len(units)-w*streamWindow)
-		}
-		next := 0 // the first window not written
-		for batch := range ready {
-			if werr != nil {
-				continue
-			}
-			for _, u := range batch {
-				left[index[u]/streamWindow]--
-			}
-			for ; next < windows && left[next] == 0; next++ {
-				win := units[next*streamWindow : min((next+1)*streamWindow, len(units))]
-				cs := make([]graph.Change, 0, len(win))
-				for _, u := range win {
-					if u.err == nil {
-						cs = append(cs, u.change())
-					}
-				}
-				if err := first.Add(ctx, cs); err != nil {
-					werr = fmt.Errorf("store %s: %w", graphsOf(cs), err)
-					cancel(werr)
-					break
-				}
-				for _, u := range win {
-					// Written: Commit needs only what Add kept, the
-					// result only the counts and the path.
-					u.quads = nil
-					u.file = record.File{Path: u.file.Path, Parser: u.file.Parser}
-				}
-				<-lead
-				if streamWritten != nil {
-					streamWritten(first)
-				}
-			}
-		}
-	}()
-	err := convert(ctx, units, opt, streamWindow, func(batch []*unit) { ready <- batch }, lead)
-	close(ready)
-	<-written
-	if werr != nil {
-		return werr
+	go s.writeLoop()
+	return s
+}
+
+// add takes the next unit of the parse; a full window is dispatched, once
+// fewer than streamLead are waiting for the write. The error is why the
+// stream stopped (the write failed, or a cancel).
+func (s *firstStream) add(u *unit) error {
+	s.win = append(s.win, u)
+	if len(s.win) < streamWindow {
+		return nil
 	}
-	return err
+	return s.dispatch()
+}
+
+// dispatch hands the window being filled to the converters and the writer.
+func (s *firstStream) dispatch() error {
+	if len(s.win) == 0 {
+		return nil
+	}
+	select {
+	case s.lead <- struct{}{}:
+	case <-s.ctx.Done():
+		return context.Cause(s.ctx)
+	}
+	bs := batchesOf(s.win)
+	w := &streamWin{units: s.win, done: make(chan struct{})}
+	w.left.Store(int32(len(bs)))
+	s.win = nil
+	s.windows <- w // room for streamLead: never waits while a token is held
+	for _, b := range bs {
+		s.work <- streamBatch{w, b} // the converters drain work until it closes
+	}
+	return nil
+}
+
+// finish dispatches the last window, waits for the conversion and the
+// write, and returns the first failure: parseErr (the parse's own), the
+// write's, a cancel, or the conversion failures of units.
+func (s *firstStream) finish(parseErr error, units []*unit) error {
+	defer s.cancel(nil)
+	err := parseErr
+	if err == nil {
+		err = s.dispatch()
+	}
+	close(s.work)
+	s.wg.Wait()
+	close(s.windows)
+	<-s.written
+	switch {
+	case s.werr != nil:
+		return s.werr
+	case err != nil:
+		return err
+	case s.ctx.Err() != nil:
+		return context.Cause(s.ctx)
+	}
+	return unitErrors(units)
+}
+
+func (s *firstStream) convertLoop() {
+	defer s.wg.Done()
+	for b := range s.work {
+		convertUnits(b.units)
+		if s.opt.Progress != nil {
+			s.mu.Lock()
+			s.done += len(b.units)
+			s.opt.Progress(s.done, max(s.total, s.done))
+			s.mu.Unlock()
+		}
+		if b.win.left.Add(-1) == 0 {
+			close(b.win.done)
+		}
+	}
+}
+
+// writeLoop writes each window once converted, in order, until the first
+// failure; after one it only drains.
+func (s *firstStream) writeLoop() {
+	defer close(s.written)
+	for w := range s.windows {
+		<-w.done
+		wrote := false
+		if s.werr == nil && s.ctx.Err() == nil {
+			cs := make([]graph.Change, 0, len(w.units))
+			for _, u := range w.units {
+				if u.err == nil {
+					cs = append(cs, u.change())
+				}
+			}
+			if err := s.first.Add(s.ctx, cs); err != nil {
+				s.werr = fmt.Errorf("store %s: %w", graphsOf(cs), err)
+				s.cancel(s.werr)
+			} else {
+				wrote = true
+			}
+		}
+		for _, u := range w.units {
+			u.quads = nil
+			u.file = record.File{Path: u.file.Path, Parser: u.file.Parser}
+		}
+		<-s.lead
+		if wrote && streamWritten != nil {
+			streamWritten(s.first)
+		}
+	}
 }
 
 // graphsOf names the graphs of a failed commit (the first few and how
@@ -162,37 +231,17 @@ var toQuadsBatch = jsonld.ToQuadsBatch
 // convert turns each unit into quads on all cores, in batches
 // (jsonld.ToQuadsBatch): a tenth to a half of a millisecond per document
 // on the direct path, more where json-gold converts it.
-//
-// done, if set, is called with each batch once it is converted, from the
-// worker that converted it.
-//
-// window, if positive, converts units in windows of that many, one after
-// the other, each window's batches taken from it alone (see below); with
-// lead set, a window is dispatched once a token is put into lead (the
-// caller takes it back when it is done with the window).
-func convert(ctx context.Context, units []*unit, opt Options, window int, done func([]*unit), lead chan struct{}) error {
-	workers := convertWorkers(opt)
+func convert(ctx context.Context, units []*unit, opt Options) error {
 	work := make(chan []*unit)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	converted := 0
-	for range workers {
+	for range convertWorkers(opt) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for batch := range work {
-				cs := make([]jsonld.Conversion, len(batch))
-				for i, u := range batch {
-					cs[i] = jsonld.Conversion{Doc: jsonld.Document(*u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)}
-				}
-				toQuadsBatch(cs)
-				for i, u := range batch {
-					u.quads, u.err = cs[i].Quads, cs[i].Err
-					u.nquads = len(u.quads)
-				}
-				if done != nil {
-					done(batch)
-				}
+				convertUnits(batch)
 				if opt.Progress != nil {
 					mu.Lock()
 					converted += len(batch)
@@ -202,34 +251,12 @@ func convert(ctx context.Context, units []*unit, opt Options, window int, done f
 			}
 		}()
 	}
-	// A batch is converted with one json-gold RDF step where its
-	// documents share no subject; a package's skills (which share the
-	// package node) sit together in units, so a batch takes units far
-	// apart: batch b is units b, b+n, b+2n, … of n batches (of the
-	// window, when one is given).
-	if window <= 0 {
-		window = len(units)
-	}
 dispatch:
-	for ws := 0; ws < len(units); ws += window {
-		win := units[ws:min(ws+window, len(units))]
-		if lead != nil {
-			select {
-			case lead <- struct{}{}:
-			case <-ctx.Done():
-				break dispatch
-			}
-		}
-		n := (len(win) + convertBatch - 1) / convertBatch
-		for b := range n {
-			if ctx.Err() != nil {
-				break dispatch
-			}
-			var batch []*unit
-			for i := b; i < len(win); i += n {
-				batch = append(batch, win[i])
-			}
-			work <- batch
+	for _, b := range batchesOf(units) {
+		select {
+		case work <- b:
+		case <-ctx.Done():
+			break dispatch
 		}
 	}
 	close(work)
@@ -237,6 +264,38 @@ dispatch:
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	return unitErrors(units)
+}
+
+// batchesOf parts units into conversion batches of about convertBatch. A
+// batch is converted with one json-gold RDF step where its documents
+// share no subject; a package's skills (which share the package node) sit
+// together in units, so a batch takes units far apart: batch b is units
+// b, b+n, b+2n, … of n batches.
+func batchesOf(units []*unit) [][]*unit {
+	n := (len(units) + convertBatch - 1) / convertBatch
+	out := make([][]*unit, n)
+	for i, u := range units {
+		out[i%n] = append(out[i%n], u)
+	}
+	return out
+}
+
+// convertUnits converts one batch: each unit gets its quads or its error.
+func convertUnits(batch []*unit) {
+	cs := make([]jsonld.Conversion, len(batch))
+	for i, u := range batch {
+		cs[i] = jsonld.Conversion{Doc: jsonld.Document(*u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)}
+	}
+	toQuadsBatch(cs)
+	for i, u := range batch {
+		u.quads, u.err = cs[i].Quads, cs[i].Err
+		u.nquads = len(u.quads)
+	}
+}
+
+// unitErrors joins the conversion failures of units, each naming its file.
+func unitErrors(units []*unit) error {
 	var errs []error
 	for _, u := range units {
 		if u.err != nil {

@@ -78,7 +78,7 @@ func TestConvertEqualsReference(t *testing.T) {
 		}
 	}
 	// convert is ingest's path: every unit, in batches, on all cores.
-	if err := convert(ctx, all, Options{}, 0, nil, nil); err != nil {
+	if err := convert(ctx, all, Options{}); err != nil {
 		t.Logf("convert: %v", err) // each failing unit is compared below
 	}
 	direct := 0

@@ -17,13 +17,24 @@ import (
 // what they report. Files are taken in the order they were read; a file
 // left unchanged keeps what was stored when it was read.
 func capRunFindings(units []*unit) {
-	budget := record.MaxFindingsPerRun
+	c := newFindingCap()
 	for _, u := range units {
-		limit, why := record.MaxFindingsPerFile, fmt.Sprintf("one file keeps at most %d", record.MaxFindingsPerFile)
-		if budget < limit {
-			limit, why = budget, fmt.Sprintf("the files read by one ingest keep at most %d", record.MaxFindingsPerRun)
-		}
-		u.file.Findings = record.CapFindings(u.file.Findings, u.file.Path, limit, why)
-		budget -= min(len(u.file.Findings), limit)
+		c.apply(u)
 	}
+}
+
+// findingCap is capRunFindings one file at a time, in the order read (a
+// first ingest caps each file as it is parsed).
+type findingCap struct{ budget int }
+
+func newFindingCap() *findingCap { return &findingCap{budget: record.MaxFindingsPerRun} }
+
+// apply caps u's findings and takes what it keeps from the run's budget.
+func (c *findingCap) apply(u *unit) {
+	limit, why := record.MaxFindingsPerFile, fmt.Sprintf("one file keeps at most %d", record.MaxFindingsPerFile)
+	if c.budget < limit {
+		limit, why = c.budget, fmt.Sprintf("the files read by one ingest keep at most %d", record.MaxFindingsPerRun)
+	}
+	u.file.Findings = record.CapFindings(u.file.Findings, u.file.Path, limit, why)
+	c.budget -= min(len(u.file.Findings), limit)
 }

@@ -150,7 +150,14 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		return nil, err
 	}
 	defer pl.close()
-	units, err := pl.parse(ctx, opt)
+	if stream && pl.only == nil && len(pl.sp.stored) == 0 {
+		// A store that cannot begin the write (first == nil and an
+		// error) is reported by the sequential path, naming the graphs.
+		if first, err := store.BeginFirst(ctx); err == nil && first != nil {
+			return pl.prepareFirst(ctx, opt, first, start)
+		}
+	}
+	units, err := pl.parse(ctx, opt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -160,14 +167,42 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		return nil, err
 	}
 	capRunFindings(diff.changed) // before conversion: a dropped finding costs no quads
-	first, err := diff.convert(ctx, store, opt, stream && pl.only == nil)
-	if err != nil {
-		if first != nil {
-			first.Abort() // the version stays 0: nothing is served
-		}
+	if err := convert(ctx, diff.changed, opt); err != nil {
 		return nil, err
 	}
 	return &Prepared{Base: pl.base, res: pl.result(units, diff), changes: diff.changes(),
+		start: start, log: logger(opt), first: nil}, nil
+}
+
+// prepareFirst is prepare of the first ingest into an empty store (first
+// holds it): each file is written while the others are parsed
+// (firstStream), so neither every file's records nor every quad is held
+// at once. Every unit is a change: an empty store has no digest to
+// compare with, no stamp to skip by, no graph to remove. On a failure
+// the write is aborted, the version stays 0 and nothing is served.
+func (pl *plan) prepareFirst(ctx context.Context, opt Options, first *graph.FirstWriter, start time.Time) (*Prepared, error) {
+	total := 0
+	for _, c := range pl.corpora {
+		total += len(c.Sources)
+	}
+	st := newFirstStream(ctx, opt, first, total)
+	fc := newFindingCap()
+	d := &comparison{}
+	units, err := pl.parse(ctx, opt, func(u *unit) error {
+		d.changed = append(d.changed, u)
+		fc.apply(u) // before conversion: a dropped finding costs no quads
+		return st.add(u)
+	})
+	if err = st.finish(err, units); err != nil {
+		first.Abort()
+		return nil, err
+	}
+	pl.sp.listed.Drop()
+	if len(units) == 0 {
+		first.Abort() // nothing to write: the version stays 0, as Apply of no change leaves it
+		first = nil
+	}
+	return &Prepared{Base: pl.base, res: pl.result(units, d), changes: d.changes(),
 		start: start, log: logger(opt), first: first}, nil
 }
 

@@ -24,16 +24,17 @@ import (
 )
 
 // parse reads and parses the planned files of every corpus into units
-// (a file whose stamp holds is a unit to skip, not read). It reads files
-// only, never the store.
-func (pl *plan) parse(ctx context.Context, opt Options) ([]*unit, error) {
+// (a file whose stamp holds is a unit to skip, not read), each handed to
+// emit, when set, as soon as it is made; an error from emit stops the
+// parse. It reads files only, never the store.
+func (pl *plan) parse(ctx context.Context, opt Options, emit func(*unit) error) ([]*unit, error) {
 	var units []*unit
 	for _, c := range pl.corpora {
-		us, err := parseSources(ctx, c, opt, pl.only, pl.sp)
-		if err != nil {
-			return nil, err
-		}
+		us, err := parseSources(ctx, c, opt, pl.only, pl.sp, emit)
 		units = append(units, us...)
+		if err != nil {
+			return units, err
+		}
 	}
 	return units, nil
 }
@@ -41,21 +42,36 @@ func (pl *plan) parse(ctx context.Context, opt Options) ([]*unit, error) {
 // parseCorpus reads and parses every source of one corpus, with no
 // stamps to skip by (what the tests convert).
 func parseCorpus(ctx context.Context, c *discover.Corpus, opt Options) ([]*unit, error) {
-	return parseSources(ctx, c, opt, nil, &stamper{start: time.Now()})
+	return parseSources(ctx, c, opt, nil, &stamper{start: time.Now()}, nil)
 }
 
 // parseSources parses the corpus's sources, or with only set just those
 // (and the declaration); then the declaration-less corpus's own graph and
-// the contracts its skills name outside the declared directories.
-func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map[string]bool, sp *stamper) ([]*unit, error) {
+// the contracts its skills name outside the declared directories. Each
+// unit is handed to emit (when set) as it is made; the units made are
+// returned with the error that stopped the parse.
+func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map[string]bool, sp *stamper, emit func(*unit) error) ([]*unit, error) {
 	pc := newParseContext(c, opt, sp)
 	var units []*unit
+	keep := func(us ...*unit) error {
+		for _, u := range us {
+			units = append(units, u)
+			if emit != nil {
+				if err := emit(u); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	for _, s := range sourcesToParse(c, only) {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return units, err
 		}
 		if u := pc.parseSource(s); u != nil {
-			units = append(units, u)
+			if err := keep(u); err != nil {
+				return units, err
+			}
 		}
 	}
 	if c.DeclarationData == nil {
@@ -63,9 +79,11 @@ func parseSources(ctx context.Context, c *discover.Corpus, opt Options, only map
 		// live in a graph of their own.
 		f := record.File{Path: ".", Parser: format.KindDeclaration, Findings: c.Findings}
 		b, _ := json.Marshal(c.Findings)
-		units = append(units, newUnit(&c.Instance, f, b, pc.salt))
+		if err := keep(newUnit(&c.Instance, f, b, pc.salt)); err != nil {
+			return units, err
+		}
 	}
-	return append(units, pc.extraContracts(units)...), nil
+	return units, keep(pc.extraContracts(units)...)
 }
 
 // parseContext is what every parse of one corpus depends on besides its
