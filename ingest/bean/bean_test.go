@@ -173,9 +173,9 @@ order: VV
 		t.Errorf("bean = %+v", b)
 	}
 	// Each reference keeps the line it is written on (SPEC §4).
-	wantRefs := record.RefLines{"parent": {"acme-a1b2": 10},
+	wantRefs := record.RefLinesOf(map[string]map[string]int{"parent": {"acme-a1b2": 10},
 		"blocking":   {"acme-zzzz": 11, "acme-yyyy": 12, "acme-xxxx": 16},
-		"blocked_by": {"acme-e5f6": 14}}
+		"blocked_by": {"acme-e5f6": 14}})
 	if !reflect.DeepEqual(b.Refs, wantRefs) {
 		t.Errorf("reference lines = %v, want %v", b.Refs, wantRefs)
 	}

@@ -60,34 +60,6 @@ type File struct {
 	Findings     []Finding
 }
 
-// RefLines records the 1-based line of each reference a record makes, by
-// field ("satisfies", "subprocesses", "remedies.tool", "parent",
-// "blocking", "blocked_by", "skill", "calledElement"), so that a finding
-// about a reference carries the line of the reference itself (SPEC §4),
-// whatever the file format.
-type RefLines map[string]map[string]int
-
-// Set records the line of ref in field; the first line of a ref is kept.
-func (r *RefLines) Set(field, ref string, line int) {
-	if line < 1 || ref == "" {
-		return
-	}
-	if *r == nil {
-		*r = RefLines{}
-	}
-	m := (*r)[field]
-	if m == nil {
-		m = map[string]int{}
-		(*r)[field] = m
-	}
-	if _, ok := m[ref]; !ok {
-		m[ref] = line
-	}
-}
-
-// Line is the line of ref in field, or 0 when it was not recorded.
-func (r RefLines) Line(field, ref string) int { return r[field][ref] }
-
 // Script is one package.json script (tier C evidence, SPEC §5.1).
 type Script struct {
 	Key     string

@@ -122,10 +122,8 @@ func pageFile(path, parser, yamlText, body string, yamlLine, bodyLine int, oneLi
 	for i := range f.ToolSkills {
 		ts := &f.ToolSkills[i]
 		ts.Line = at(max(ts.Line, 2))
-		for field, m := range ts.Refs {
-			for k, l := range m {
-				ts.Refs[field][k] = at(l)
-			}
+		for k := range ts.Refs {
+			ts.Refs[k].Line = at(ts.Refs[k].Line)
 		}
 	}
 	return f

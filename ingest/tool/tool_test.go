@@ -195,7 +195,7 @@ readOnly: false
 		Subprocesses: []string{"proc-a"},
 		ReadOnly:     &no,
 		// Each reference keeps its own line (SPEC §4).
-		Refs: record.RefLines{"satisfies": {"a": 5, "b": 5}, "subprocesses": {"proc-a": 33}, "remedies.tool": {"other": 28}},
+		Refs: record.RefLinesOf(map[string]map[string]int{"satisfies": {"a": 5, "b": 5}, "subprocesses": {"proc-a": 33}, "remedies.tool": {"other": 28}}),
 	}
 	if !reflect.DeepEqual(tl, want) {
 		t.Errorf("tool =\n%+v\nwant\n%+v", tl, want)
