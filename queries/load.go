@@ -181,6 +181,36 @@ func readAll(ctx context.Context, st *graph.Store) ([]*raw, int64, error) {
 	return out, v, nil
 }
 
+// readNodes is readAll decoded: each graph's subjects are grouped and
+// decoded into nodes as the store hands the graph over, so the grouped
+// quads of one graph at a time are held, not the whole store's (at 100k
+// skills they were ≈ 1 GB beside the nodes, most of a Build's peak, issue
+// #27). The nodes are in readAll's order: by subject, then graph (each
+// pair is one node).
+func readNodes(ctx context.Context, st *graph.Store) ([]*node, int64, error) {
+	var (
+		mu  sync.Mutex
+		out []*node
+	)
+	v, err := st.ReadGraphs(ctx, func(label string, quads []quad.Quad) error {
+		ns := decodeNodes(groupGraph(label, quads))
+		mu.Lock()
+		out = append(out, ns...)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read store: %w", err)
+	}
+	slices.SortFunc(out, func(a, b *node) int {
+		if c := strings.Compare(a.iri, b.iri); c != 0 {
+			return c
+		}
+		return strings.Compare(a.graph, b.graph)
+	})
+	return out, v, nil
+}
+
 // groupGraph is the grouper for the quads of one graph: one raw per IRI
 // subject, its types sorted, every other property's values in quad order.
 // The raws are one array and their values runs of one slice shared by the

@@ -76,11 +76,11 @@ type Snapshot struct {
 
 // Build reads the store's current graph version and computes every analysis.
 func Build(ctx context.Context, st *graph.Store) (*Snapshot, error) {
-	raws, v, err := readAll(ctx, st)
+	nodes, v, err := readNodes(ctx, st)
 	if err != nil {
 		return nil, err
 	}
-	s := index(raws)
+	s := link(nodes, nil)
 	s.Version = v
 	s.BuiltAt = time.Now().UTC()
 	s.analyse()
