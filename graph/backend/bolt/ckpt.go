@@ -42,8 +42,20 @@ func (s *store) readCheckpoint(ctx context.Context, v int64, workers int, fn fun
 		// more blocks than the manifest names.
 		limit = int(min(m.count, 1<<40))
 	}
-	blocks, ok := checkpointKV(ctx, tx, v, limit)
-	if ok && hasManifest && m.version == v && !m.proves(v, blocks) {
+	// Every block is read to verify it; the manifest's sum is taken in
+	// the same pass, and the pages read are dropped as it goes (then
+	// mapped again from the page cache as they are decoded). Read in a
+	// pass of their own, the blocks' last bytes alone mapped ≈ 3 GB at
+	// 100k skills: the kernel maps the pages around each fault too
+	// (issue #27, the warm start's peak).
+	var got manifest
+	blocks, ok := checkpointKV(ctx, tx, v, limit, func(b backend.Block) {
+		if got.add(b.Label, b.Data); got.count%uint64(dropBlocks) == 0 {
+			_ = s.kv.dropMapped()
+		}
+	})
+	_ = s.kv.dropMapped()
+	if ok && hasManifest && m.version == v && !m.matches(v, got) {
 		ok = false // blocks lost, repeated or swapped: not the checkpoint written
 	}
 	if !ok {
@@ -83,17 +95,28 @@ const dropEvery = 1 << 18
 // checkpointKV returns the checkpoint's blocks (bbolt's memory, valid while
 // tx is open) if it is stamped v and every block verifies; ok false means
 // read the store. limit (when not negative) is the most blocks it lists.
-func checkpointKV(ctx context.Context, tx hkv.Tx, v int64, limit int) (blocks []backend.Block, ok bool) {
+func checkpointKV(ctx context.Context, tx hkv.Tx, v int64, limit int, visit func(backend.Block)) (blocks []backend.Block, ok bool) {
 	if kvStamp(ctx, tx) != v {
 		return nil, false
 	}
-	return kvBlocks(ctx, tx, limit)
+	return kvBlocksVisiting(ctx, tx, limit, visit)
 }
 
 // kvBlocks lists the checkpoint's blocks (bbolt's memory, valid while tx
 // is open); ok is false when one does not verify, or when there are more
 // than limit (when not negative).
 func kvBlocks(ctx context.Context, tx hkv.Tx, limit int) (blocks []backend.Block, ok bool) {
+	return kvBlocksVisiting(ctx, tx, limit, nil)
+}
+
+// dropBlocks is how many blocks a checkpoint read verifies between two
+// drops of the mapped pages (at 100k skills ≈ 36 MB of blocks).
+var dropBlocks = 1 << 13 // a variable for tests
+
+// kvBlocksVisiting is kvBlocks calling visit, when set, with each block
+// once it verifies: a reader that needs something of every block takes it
+// then, in the same pass (see readCheckpoint).
+func kvBlocksVisiting(ctx context.Context, tx hkv.Tx, limit int, visit func(backend.Block)) (blocks []backend.Block, ok bool) {
 	it := tx.Scan(ctx)
 	pit, isPrefix := it.(hkv.PrefixIterator)
 	if !isPrefix {
@@ -111,6 +134,9 @@ func kvBlocks(ctx context.Context, tx hkv.Tx, limit int) (blocks []backend.Block
 			return nil, false
 		}
 		blocks = append(blocks, backend.Block{Label: string(k[1]), Data: it.Val()})
+		if visit != nil {
+			visit(blocks[len(blocks)-1])
+		}
 	}
 	return blocks, it.Err() == nil
 }
@@ -142,7 +168,13 @@ func (s *store) CheckpointCurrent(ctx context.Context, v int64) bool {
 		return false
 	}
 	defer tx.Close()
-	_, ok := checkpointKV(ctx, tx, v, -1)
+	n := 0
+	_, ok := checkpointKV(ctx, tx, v, -1, func(backend.Block) {
+		if n++; n%dropBlocks == 0 {
+			_ = s.kv.dropMapped() // see readCheckpoint
+		}
+	})
+	_ = s.kv.dropMapped()
 	return ok
 }
 

@@ -91,7 +91,7 @@ func TestFirstStepsWriteBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Close()
-	if blocks, ok := checkpointKV(ctx, tx, 1, -1); !ok || len(blocks) != 40 {
+	if blocks, ok := checkpointKV(ctx, tx, 1, -1, nil); !ok || len(blocks) != 40 {
 		t.Fatalf("after Commit: %d blocks stamped 1 (ok %t), want 40", len(blocks), ok)
 	}
 }

@@ -98,5 +98,11 @@ func (m *manifest) addBlocks(blocks []backend.Block) {
 func (m manifest) proves(v int64, blocks []backend.Block) bool {
 	var got manifest
 	got.addBlocks(blocks)
+	return m.matches(v, got)
+}
+
+// matches reports whether m, at version v, has the count and sum of got
+// (the manifest of the blocks read).
+func (m manifest) matches(v int64, got manifest) bool {
 	return m.version == v && m.count == got.count && m.sum == got.sum
 }

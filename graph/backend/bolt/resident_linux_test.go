@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/skillgraph/skillgraph/graph/backend"
 )
 
@@ -120,5 +122,64 @@ func TestCheckpointReadUnmapsItsPages(t *testing.T) {
 	}
 	if left := mappedKB(t, file); left >= blockKB/4 {
 		t.Fatalf("%d kB of %s resident after a checkpoint read of %d kB of blocks", left, file, blockKB)
+	}
+}
+
+// TestCheckpointVerifyDropsAsItGoes: the pass that verifies every block
+// of a checkpoint (and takes the manifest's sum) drops the pages it read
+// as it goes, so when the first block is decoded the blocks are not all
+// resident (at 100k skills they were ≈ 3 GB of RSS, issue #27).
+func TestCheckpointVerifyDropsAsItGoes(t *testing.T) {
+	defer func(n int) { dropBlocks = n }(dropBlocks)
+	dropBlocks = 4
+	ctx := context.Background()
+	w, dir := openStore(t, nil)
+	if _, err := w.Apply(ctx, changes(200, 100)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := open(ctx, "bbolt:"+dir, dir, &backend.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.(*store)
+	defer s.Close()
+	file, err := filepath.EvalSymlinks(filepath.Join(dir, boltFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blockKB := 0
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, _ := kvBlocks(ctx, tx, -1)
+	for _, bl := range blocks {
+		blockKB += len(bl.Data) / 1024
+	}
+	tx.Close()
+	if err := s.kv.dropMapped(); err != nil {
+		t.Fatal(err)
+	}
+	first, decoded := -1, 0
+	_, fromCkpt, err := s.Read(ctx, backend.ReadRequest{UseCheckpoint: true, Workers: 1,
+		Blocks: func(string, []quad.Quad) error {
+			if decoded++; first < 0 {
+				first = mappedKB(t, file)
+			}
+			return nil
+		},
+		Quad: func(quad.Quad) error { return nil },
+	})
+	if err != nil || !fromCkpt || decoded != len(blocks) {
+		t.Fatalf("read %d of %d blocks (from the checkpoint %t): %v", decoded, len(blocks), fromCkpt, err)
+	}
+	if blockKB < 256 {
+		t.Fatalf("%d kB of blocks: the test covers nothing", blockKB)
+	}
+	if first >= blockKB/2 {
+		t.Fatalf("%d kB of %s resident at the first decoded block, of %d kB of blocks", first, file, blockKB)
 	}
 }
