@@ -59,7 +59,7 @@ type firstStream struct {
 	written chan struct{}    // closed when the writer is done
 	werr    error            // the write's failure (the writer's, read after written)
 	total   int              // the files the run reads, for Progress
-	mu      sync.Mutex       // converted
+	mu      sync.Mutex       // done
 	done    int              // units converted, for Progress
 }
 

@@ -133,8 +133,9 @@ func Prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 // (which parsed files changed, one batched digest read, and which graphs
 // are gone: compare.go) and convert (the changed files' JSON-LD quads:
 // convert.go). Apply (write.go) writes. With stream set, the first ingest
-// into an empty bbolt store is written while it is converted (see
-// graph.FirstWriter), and the store stays locked until Apply.
+// into an empty bbolt store is written while it is parsed and converted
+// (prepareFirst, graph.FirstWriter), and the store stays locked until
+// Apply.
 func prepare(ctx context.Context, store *graph.Store, roots []string, opt Options, stream bool) (p *Prepared, err error) {
 	ctx, span := startSpan(ctx, "ingest.prepare", roots)
 	defer func() {
