@@ -159,23 +159,11 @@ func sortRaws(out []*raw) {
 
 // readAll groups every stored quad by (source graph, subject) and returns
 // the graph version they are the data of (one read: a replica building
-// while the writer commits gets one version, never a mix). The store hands
-// over one whole graph at a time, from several goroutines, so each graph
-// is grouped on its own and only the lists are joined under the lock.
+// while the writer commits gets one version, never a mix).
 func readAll(ctx context.Context, st *graph.Store) ([]*raw, int64, error) {
-	var (
-		mu  sync.Mutex
-		out []*raw
-	)
-	v, err := st.ReadGraphs(ctx, func(label string, quads []quad.Quad) error {
-		rs := groupGraph(label, quads)
-		mu.Lock()
-		out = append(out, rs...)
-		mu.Unlock()
-		return nil
-	})
+	out, v, err := readEach(ctx, st, groupGraph)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read store: %w", err)
+		return nil, 0, err
 	}
 	sortRaws(out)
 	return out, v, nil
@@ -188,19 +176,11 @@ func readAll(ctx context.Context, st *graph.Store) ([]*raw, int64, error) {
 // #27). The nodes are in readAll's order: by subject, then graph (each
 // pair is one node).
 func readNodes(ctx context.Context, st *graph.Store) ([]*node, int64, error) {
-	var (
-		mu  sync.Mutex
-		out []*node
-	)
-	v, err := st.ReadGraphs(ctx, func(label string, quads []quad.Quad) error {
-		ns := decodeNodes(groupGraph(label, quads))
-		mu.Lock()
-		out = append(out, ns...)
-		mu.Unlock()
-		return nil
+	out, v, err := readEach(ctx, st, func(label string, quads []quad.Quad) []*node {
+		return decodeNodes(groupGraph(label, quads))
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("read store: %w", err)
+		return nil, 0, err
 	}
 	slices.SortFunc(out, func(a, b *node) int {
 		if c := strings.Compare(a.iri, b.iri); c != 0 {
@@ -208,6 +188,28 @@ func readNodes(ctx context.Context, st *graph.Store) ([]*node, int64, error) {
 		}
 		return strings.Compare(a.graph, b.graph)
 	})
+	return out, v, nil
+}
+
+// readEach reads the store's current version and joins what each does
+// with one graph's quads. The store hands over one whole graph at a time,
+// from several goroutines, so each graph is handled on its own and only
+// the lists are joined under the lock.
+func readEach[T any](ctx context.Context, st *graph.Store, each func(label string, quads []quad.Quad) []T) ([]T, int64, error) {
+	var (
+		mu  sync.Mutex
+		out []T
+	)
+	v, err := st.ReadGraphs(ctx, func(label string, quads []quad.Quad) error {
+		xs := each(label, quads)
+		mu.Lock()
+		out = append(out, xs...)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read store: %w", err)
+	}
 	return out, v, nil
 }
 

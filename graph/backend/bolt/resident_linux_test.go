@@ -84,38 +84,7 @@ func TestDropMappedUnmapsPages(t *testing.T) {
 // none of the pages it read resident (the raw blocks are not held beside
 // the quads decoded from them), and hands out every quad.
 func TestCheckpointReadUnmapsItsPages(t *testing.T) {
-	ctx := context.Background()
-	w, dir := openStore(t, nil)
-	if _, err := w.Apply(ctx, changes(40, 400)); err != nil {
-		t.Fatal(err)
-	}
-	want := readStore(t, w)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := open(ctx, "bbolt:"+dir, dir, &backend.Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := b.(*store)
-	defer s.Close()
-	file, err := filepath.EvalSymlinks(filepath.Join(dir, boltFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var blockKB int
-	tx, err := s.kv.Tx(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, _ := kvBlocks(ctx, tx, -1)
-	for _, bl := range blocks {
-		blockKB += len(bl.Data) / 1024
-	}
-	tx.Close()
-	if err := s.kv.dropMapped(); err != nil {
-		t.Fatal(err)
-	}
+	s, file, want, _, blockKB := reopened(t, changes(40, 400))
 	got, fromCkpt := readAll(t, s)
 	if !fromCkpt || !slices.Equal(got, want) {
 		t.Fatalf("read %d quads (from the checkpoint %t), the store holds %d", len(got), fromCkpt, len(want))
@@ -133,36 +102,7 @@ func TestCheckpointVerifyDropsAsItGoes(t *testing.T) {
 	defer func(n int) { dropBlocks = n }(dropBlocks)
 	dropBlocks = 4
 	ctx := context.Background()
-	w, dir := openStore(t, nil)
-	if _, err := w.Apply(ctx, changes(200, 100)); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := open(ctx, "bbolt:"+dir, dir, &backend.Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := b.(*store)
-	defer s.Close()
-	file, err := filepath.EvalSymlinks(filepath.Join(dir, boltFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blockKB := 0
-	tx, err := s.kv.Tx(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, _ := kvBlocks(ctx, tx, -1)
-	for _, bl := range blocks {
-		blockKB += len(bl.Data) / 1024
-	}
-	tx.Close()
-	if err := s.kv.dropMapped(); err != nil {
-		t.Fatal(err)
-	}
+	s, file, _, blocks, blockKB := reopened(t, changes(200, 100))
 	first, decoded := -1, 0
 	_, fromCkpt, err := s.Read(ctx, backend.ReadRequest{UseCheckpoint: true, Workers: 1,
 		Blocks: func(string, []quad.Quad) error {
@@ -182,4 +122,42 @@ func TestCheckpointVerifyDropsAsItGoes(t *testing.T) {
 	if first >= blockKB/2 {
 		t.Fatalf("%d kB of %s resident at the first decoded block, of %d kB of blocks", first, file, blockKB)
 	}
+}
+
+// reopened writes cs into a new store and opens it again: the store, its
+// file, every quad it holds, its checkpoint blocks and their size in kB,
+// with none of its pages resident.
+func reopened(t *testing.T, cs []backend.Change) (s *store, file string, quads []string, blocks []backend.Block, blockKB int) {
+	t.Helper()
+	ctx := context.Background()
+	w, dir := openStore(t, nil)
+	if _, err := w.Apply(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	quads = readStore(t, w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := open(ctx, "bbolt:"+dir, dir, &backend.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = b.(*store)
+	t.Cleanup(func() { s.Close() })
+	if file, err = filepath.EvalSymlinks(filepath.Join(dir, boltFile)); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.kv.Tx(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, _ = kvBlocks(ctx, tx, -1)
+	for _, bl := range blocks {
+		blockKB += len(bl.Data) / 1024
+	}
+	tx.Close()
+	if err := s.kv.dropMapped(); err != nil {
+		t.Fatal(err)
+	}
+	return s, file, quads, blocks, blockKB
 }
