@@ -42,8 +42,9 @@ var streamWritten func(*graph.FirstWriter)
 // parsed: the parse adds each unit (add), each full window of units is
 // converted on all cores and handed to the FirstWriter in the order of
 // units, on a goroutine of its own, at most streamLead windows ahead of
-// it. A written window's quads and records are dropped: Commit needs only
-// what the writer kept, the run's result only the counts and the paths.
+// it. A written window's quads, records and digests are dropped: Commit
+// needs only what the writer kept, the run's result only the counts and
+// the paths.
 // A write failure stops the parse (add returns it); a conversion failure
 // or a cancel stops the write (the caller aborts it).
 type firstStream struct {
@@ -186,7 +187,7 @@ func (s *firstStream) writeLoop() {
 			}
 		}
 		for _, u := range w.units {
-			u.quads = nil
+			u.quads, u.meta, u.digest = nil, jsonld.SourceMeta{}, ""
 			u.file = record.File{Path: u.file.Path, Parser: u.file.Parser}
 		}
 		<-s.lead
