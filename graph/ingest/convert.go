@@ -48,20 +48,17 @@ var streamWritten func(*graph.FirstWriter)
 // A write failure stops the parse (add returns it); a conversion failure
 // or a cancel stops the write (the caller aborts it).
 type firstStream struct {
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	first   *graph.FirstWriter
-	opt     Options
-	win     []*unit          // the window being filled
-	lead    chan struct{}    // a token per window dispatched and not yet written
-	windows chan *streamWin  // the windows dispatched, in order, to the writer
-	work    chan streamBatch // batches to the converters
-	wg      sync.WaitGroup   // the converters
-	written chan struct{}    // closed when the writer is done
-	werr    error            // the write's failure (the writer's, read after written)
-	total   int              // the files the run reads, for Progress
-	mu      sync.Mutex       // done
-	done    int              // units converted, for Progress
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	first    *graph.FirstWriter
+	win      []*unit          // the window being filled
+	lead     chan struct{}    // a token per window dispatched and not yet written
+	windows  chan *streamWin  // the windows dispatched, in order, to the writer
+	work     chan streamBatch // batches to the converters
+	wg       sync.WaitGroup   // the converters
+	written  chan struct{}    // closed when the writer is done
+	werr     error            // the write's failure (the writer's, read after written)
+	progress *progress
 }
 
 // streamWin is one window of units and how many of its batches are not
@@ -82,7 +79,7 @@ type streamBatch struct {
 // into first; total is about how many files it reads (for Progress).
 func newFirstStream(ctx context.Context, opt Options, first *graph.FirstWriter, total int) *firstStream {
 	ctx, cancel := context.WithCancelCause(ctx)
-	s := &firstStream{ctx: ctx, cancel: cancel, first: first, opt: opt, total: total,
+	s := &firstStream{ctx: ctx, cancel: cancel, first: first, progress: newProgress(opt, total),
 		lead: make(chan struct{}, streamLead), windows: make(chan *streamWin, streamLead),
 		work: make(chan streamBatch), written: make(chan struct{})}
 	for range convertWorkers(opt) {
@@ -153,12 +150,7 @@ func (s *firstStream) convertLoop() {
 	defer s.wg.Done()
 	for b := range s.work {
 		convertUnits(b.units)
-		if s.opt.Progress != nil {
-			s.mu.Lock()
-			s.done += len(b.units)
-			s.opt.Progress(s.done, max(s.total, s.done))
-			s.mu.Unlock()
-		}
+		s.progress.add(len(b.units))
 		if b.win.left.Add(-1) == 0 {
 			close(b.win.done)
 		}
@@ -235,20 +227,14 @@ var toQuadsBatch = jsonld.ToQuadsBatch
 func convert(ctx context.Context, units []*unit, opt Options) error {
 	work := make(chan []*unit)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	converted := 0
+	pr := newProgress(opt, len(units))
 	for range convertWorkers(opt) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for batch := range work {
 				convertUnits(batch)
-				if opt.Progress != nil {
-					mu.Lock()
-					converted += len(batch)
-					opt.Progress(converted, len(units))
-					mu.Unlock()
-				}
+				pr.add(len(batch))
 			}
 		}()
 	}
@@ -266,6 +252,30 @@ dispatch:
 		return err
 	}
 	return unitErrors(units)
+}
+
+// progress reports the files converted to Options.Progress, from every
+// converter.
+type progress struct {
+	fn    func(done, total int)
+	mu    sync.Mutex
+	done  int
+	total int // about how many files the run converts (never below done)
+}
+
+func newProgress(opt Options, total int) *progress {
+	return &progress{fn: opt.Progress, total: total}
+}
+
+// add counts n more files converted.
+func (p *progress) add(n int) {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += n
+	p.fn(p.done, max(p.total, p.done))
 }
 
 // batchesOf parts units into conversion batches of about convertBatch. A

@@ -172,7 +172,7 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 		return nil, err
 	}
 	return &Prepared{Base: pl.base, res: pl.result(units, diff), changes: diff.changes(),
-		start: start, log: logger(opt), first: nil}, nil
+		start: start, log: logger(opt)}, nil
 }
 
 // prepareFirst is prepare of the first ingest into an empty store (first
@@ -188,17 +188,16 @@ func (pl *plan) prepareFirst(ctx context.Context, opt Options, first *graph.Firs
 	}
 	st := newFirstStream(ctx, opt, first, total)
 	fc := newFindingCap()
-	d := &comparison{}
 	units, err := pl.parse(ctx, opt, func(u *unit) error {
-		d.changed = append(d.changed, u)
 		fc.apply(u) // before conversion: a dropped finding costs no quads
 		return st.add(u)
 	})
+	pl.sp.listed.Drop() // the parse's stamp checks were the last to ask them
 	if err = st.finish(err, units); err != nil {
 		first.Abort()
 		return nil, err
 	}
-	pl.sp.listed.Drop()
+	d := &comparison{changed: units}
 	if len(units) == 0 {
 		first.Abort() // nothing to write: the version stays 0, as Apply of no change leaves it
 		first = nil

@@ -49,12 +49,7 @@ func (s *store) readCheckpoint(ctx context.Context, v int64, workers int, fn fun
 	// 100k skills: the kernel maps the pages around each fault too
 	// (issue #27, the warm start's peak).
 	var got manifest
-	blocks, ok := checkpointKV(ctx, tx, v, limit, func(b backend.Block) {
-		if got.add(b.Label, b.Data); got.count%uint64(dropBlocks) == 0 {
-			_ = s.kv.dropMapped()
-		}
-	})
-	_ = s.kv.dropMapped()
+	blocks, ok := s.verifiedBlocks(ctx, tx, v, limit, func(b backend.Block) { got.add(b.Label, b.Data) })
 	if ok && hasManifest && m.version == v && !m.matches(v, got) {
 		ok = false // blocks lost, repeated or swapped: not the checkpoint written
 	}
@@ -100,6 +95,25 @@ func checkpointKV(ctx context.Context, tx hkv.Tx, v int64, limit int, visit func
 		return nil, false
 	}
 	return kvBlocksVisiting(ctx, tx, limit, visit)
+}
+
+// verifiedBlocks is checkpointKV in a read transaction of this store,
+// calling visit (when set) with each block as it verifies and dropping
+// the pages read every dropBlocks blocks and at the end (see
+// readCheckpoint): a dropped page is mapped again from the page cache
+// when a block is read later.
+func (s *store) verifiedBlocks(ctx context.Context, tx hkv.Tx, v int64, limit int, visit func(backend.Block)) ([]backend.Block, bool) {
+	n := 0
+	blocks, ok := checkpointKV(ctx, tx, v, limit, func(b backend.Block) {
+		if visit != nil {
+			visit(b)
+		}
+		if n++; n%dropBlocks == 0 {
+			_ = s.kv.dropMapped()
+		}
+	})
+	_ = s.kv.dropMapped()
+	return blocks, ok
 }
 
 // kvBlocks lists the checkpoint's blocks (bbolt's memory, valid while tx
@@ -168,13 +182,7 @@ func (s *store) CheckpointCurrent(ctx context.Context, v int64) bool {
 		return false
 	}
 	defer tx.Close()
-	n := 0
-	_, ok := checkpointKV(ctx, tx, v, -1, func(backend.Block) {
-		if n++; n%dropBlocks == 0 {
-			_ = s.kv.dropMapped() // see readCheckpoint
-		}
-	})
-	_ = s.kv.dropMapped()
+	_, ok := s.verifiedBlocks(ctx, tx, v, -1, nil)
 	return ok
 }
 
