@@ -470,37 +470,49 @@ func (d *direct) facts(s string) iriFacts {
 	}
 	f, known := d.whole[s]
 	if !known {
-		f = exactFacts(s)
+		f = wholeFacts.get(s)
 		d.whole[s] = f
 	}
 	return f
 }
 
-// prefixFacts remembers the facts of document prefixes across
-// documents: every file of an instance mints its IRIs under one document
-// IRI, and asking json-gold once per file was a quarter of the direct
-// path's CPU at 10k. Bounded: past maxPrefixFacts prefixes (instances),
-// the rest are asked per document.
-var prefixFacts = struct {
+// factCache remembers the facts of IRIs across documents, up to max of
+// them; past that, the rest are asked per document.
+type factCache struct {
 	sync.RWMutex
-	m map[string]iriFacts
-}{m: map[string]iriFacts{}}
+	m   map[string]iriFacts
+	max int
+}
 
-const maxPrefixFacts = 4096
+// prefixFacts holds document prefixes: every file of an instance mints
+// its IRIs under one document IRI, and asking json-gold once per file was
+// a quarter of the direct path's CPU at 10k. wholeFacts holds IRIs
+// checked whole: every file names its instance's document IRI (without a
+// fragment), and that one pattern match per file was another 8 % of a
+// 10k cold start's CPU. Two caches, so that many distinct whole IRIs
+// never crowd the prefixes out.
+var (
+	prefixFacts = &factCache{m: map[string]iriFacts{}, max: 4096}
+	wholeFacts  = &factCache{m: map[string]iriFacts{}, max: 4096}
+)
 
-func sharedFacts(p string) iriFacts {
-	prefixFacts.RLock()
-	f, known := prefixFacts.m[p]
-	prefixFacts.RUnlock()
+// sharedFacts is the facts of the document prefix p.
+func sharedFacts(p string) iriFacts { return prefixFacts.get(p) }
+
+// get is s's facts, asked of json-gold once while c has room.
+func (c *factCache) get(s string) iriFacts {
+	c.RLock()
+	f, known := c.m[s]
+	c.RUnlock()
 	if known {
 		return f
 	}
-	f = exactFacts(p)
-	prefixFacts.Lock()
-	if len(prefixFacts.m) < maxPrefixFacts {
-		prefixFacts.m[p] = f
+	f = exactFacts(s)
+	c.Lock()
+	if len(c.m) < c.max {
+		c.m[strings.Clone(s)] = f // not a slice of the document that named it
 	}
-	prefixFacts.Unlock()
+	c.Unlock()
 	return f
 }
 

@@ -27,7 +27,7 @@ func (pl *plan) compare(ctx context.Context, store *graph.Store, units []*unit) 
 	var read []*unit
 	var labels, digests []string
 	for _, u := range units {
-		label := jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)
+		label := jsonld.SourceIRI(u.in.DocIRI(), u.path)
 		keep[label] = true
 		if u.skip {
 			d.skipped++

@@ -10,13 +10,12 @@ import (
 	"sync/atomic"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/jsonld"
 )
 
 // change is the graph change of a converted unit.
 func (u *unit) change() graph.Change {
-	return graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path), Quads: u.quads, Stamp: u.stamp}
+	return graph.Change{Graph: jsonld.SourceIRI(u.in.DocIRI(), u.path), Quads: u.quads, Stamp: u.stamp}
 }
 
 // streamWindow is the number of units a first ingest converts, and then
@@ -179,8 +178,7 @@ func (s *firstStream) writeLoop() {
 			}
 		}
 		for _, u := range w.units {
-			u.quads, u.meta, u.digest = nil, jsonld.SourceMeta{}, ""
-			u.file = record.File{Path: u.file.Path, Parser: u.file.Parser}
+			u.body, u.stamp = nil, nil // written (or failed: the write stops)
 		}
 		<-s.lead
 		if wrote && streamWritten != nil {
@@ -296,7 +294,7 @@ func batchesOf(units []*unit) [][]*unit {
 func convertUnits(batch []*unit) {
 	cs := make([]jsonld.Conversion, len(batch))
 	for i, u := range batch {
-		cs[i] = jsonld.Conversion{Doc: jsonld.Document(*u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.file.Path)}
+		cs[i] = jsonld.Conversion{Doc: jsonld.Document(*u.in, u.file, u.meta), Graph: jsonld.SourceIRI(u.in.DocIRI(), u.path)}
 	}
 	toQuadsBatch(cs)
 	for i, u := range batch {
@@ -310,7 +308,7 @@ func unitErrors(units []*unit) error {
 	var errs []error
 	for _, u := range units {
 		if u.err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", u.file.Path, u.err))
+			errs = append(errs, fmt.Errorf("%s: %w", u.path, u.err))
 		}
 	}
 	return errors.Join(errs...)

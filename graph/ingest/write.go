@@ -33,7 +33,7 @@ func (p *Prepared) ApplyTallied(ctx context.Context, store *graph.Store, tally g
 func (p *Prepared) apply(ctx context.Context, store *graph.Store, tally graph.TallyFunc, merge graph.TallyMerge) (Result, error) {
 	res := p.res
 	res.stamps, res.probes = nil, nil
-	if len(p.changes) == 0 {
+	if len(p.changes) == 0 && p.first == nil {
 		p.putStamps(ctx, store)
 		// Nothing to write, but a checkpoint left stale (by an older
 		// skillgraph's format, or damage) is rebuilt, so the next start
