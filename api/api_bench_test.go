@@ -158,3 +158,55 @@ func BenchmarkDashboard10k(b *testing.B) {
 		})
 	}
 }
+
+// sideBySidePages are the pages cmd/sidebyside/compare.mjs asks for, one
+// request each (its lists are paged by 500).
+var sideBySidePages = []struct{ name, text string }{
+	{"claimedPage", `{ c: tools(first: 500) { pageInfo { hasNextPage endCursor } nodes { satisfies { id package } } } }`},
+	{"reachableSkillsPage", `{ c: skills(reachable: true, first: 500) { pageInfo { hasNextPage endCursor } nodes { id package } } }`},
+	{"reachableToolsPage", `{ c: tools(reachable: true, first: 500) { pageInfo { hasNextPage endCursor } nodes { id } } }`},
+	{"covered", `{ coverage { covered { id package } } }`},
+	{"alternatives", `{ alternatives { groups { skill { id package } tools { id } } } }`},
+}
+
+// BenchmarkSideBySide10k executes each request of the side-by-side
+// comparison's lists on a 10k-skill snapshot as /graphql does on a cache
+// miss (an empty field cache each time) and encodes the answer (see
+// BenchmarkDashboard10k for the setup).
+func BenchmarkSideBySide10k(b *testing.B) {
+	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
+		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
+	}
+	snap, err := large10k()
+	if err != nil {
+		b.Fatal(err)
+	}
+	schema, err := api.NewSchema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	lim := api.DefaultLimits()
+	for _, q := range sideBySidePages {
+		b.Run(q.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				doc, err := api.Parse(q.text, lim)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res := schema.ExecuteShared(ctx, snap, doc, api.Request{Query: q.text}, lim, &mapCache{})
+				if len(res.Errors) > 0 {
+					b.Fatal(res.Errors)
+				}
+				body, err := res.Encode()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(body)
+			}
+			b.ReportMetric(float64(size), "bytes/answer")
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
@@ -31,10 +32,30 @@ type orderer struct {
 	frags  map[string]*ast.FragmentDefinition
 	vars   map[string]any
 	defs   []*ast.VariableDefinition
+	// gathered memoises the response keys of (type, selection sets): a
+	// list answers many objects of one type to one selection, and
+	// collecting its keys again per object was most of the encoding of a
+	// 500-node page.
+	gathered map[gatherKey][]gathering
+}
+
+// gatherKey narrows the memo of gathered: the type, the first selection
+// set and how many there are (the entries compare the whole list).
+type gatherKey struct {
+	t     graphql.Type
+	first *ast.SelectionSet
+	n     int
+}
+
+// gathering is one memoised collection of response keys.
+type gathering struct {
+	sets   []*ast.SelectionSet
+	fields []*collected
+	index  map[string]*collected
 }
 
 func newOrderer(schema *graphql.Schema, doc *ast.Document, op *ast.OperationDefinition, vars map[string]any) *orderer {
-	o := &orderer{schema: schema, frags: map[string]*ast.FragmentDefinition{}, vars: vars}
+	o := &orderer{schema: schema, frags: map[string]*ast.FragmentDefinition{}, vars: vars, gathered: map[gatherKey][]gathering{}}
 	for _, d := range doc.Definitions {
 		if f, ok := d.(*ast.FragmentDefinition); ok && f.Name != nil {
 			o.frags[f.Name.Value] = f
@@ -98,6 +119,15 @@ func (o *orderer) value(buf *bytes.Buffer, v any, t graphql.Type, sets []*ast.Se
 	case nil:
 		buf.WriteString("null")
 		return nil
+	case string:
+		writeString(buf, x)
+		return nil
+	case bool:
+		buf.WriteString(strconv.FormatBool(x))
+		return nil
+	case int:
+		buf.Write(strconv.AppendInt(buf.AvailableBuffer(), int64(x), 10))
+		return nil
 	case map[string]any:
 		return o.object(buf, x, t, sets)
 	case []any:
@@ -132,6 +162,10 @@ type collected struct {
 	parent graphql.Type
 	name   string
 	sets   []*ast.SelectionSet
+	// enc is key as JSON, typ the field's type: made once per memoised
+	// collection (see orderer.gathered).
+	enc []byte
+	typ graphql.Type
 }
 
 // object writes m with its keys in selection order; a key no selection
@@ -140,13 +174,12 @@ func (o *orderer) object(buf *bytes.Buffer, m map[string]any, t graphql.Type, se
 	fields, index := o.fields(m, t, sets)
 	buf.WriteByte('{')
 	n := 0
-	write := func(key string, v any, ft graphql.Type, sub []*ast.SelectionSet) error {
+	write := func(key []byte, v any, ft graphql.Type, sub []*ast.SelectionSet) error {
 		if n > 0 {
 			buf.WriteByte(',')
 		}
 		n++
-		k, _ := json.Marshal(key)
-		buf.Write(k)
+		buf.Write(key)
 		buf.WriteByte(':')
 		return o.value(buf, v, ft, sub)
 	}
@@ -155,7 +188,7 @@ func (o *orderer) object(buf *bytes.Buffer, m map[string]any, t graphql.Type, se
 		if !ok {
 			continue
 		}
-		if err := write(f.key, v, o.fieldType(f.parent, f.name), f.sets); err != nil {
+		if err := write(f.enc, v, f.typ, f.sets); err != nil {
 			return err
 		}
 	}
@@ -167,7 +200,8 @@ func (o *orderer) object(buf *bytes.Buffer, m map[string]any, t graphql.Type, se
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		if err := write(k, m[k], nil, nil); err != nil {
+		enc, _ := json.Marshal(k)
+		if err := write(enc, m[k], nil, nil); err != nil {
 			return err
 		}
 	}
@@ -178,15 +212,7 @@ func (o *orderer) object(buf *bytes.Buffer, m map[string]any, t graphql.Type, se
 // fields collects the response keys of an object of type t; at an
 // abstract type, of the concrete type m is (see concrete).
 func (o *orderer) fields(m map[string]any, t graphql.Type, sets []*ast.SelectionSet) ([]*collected, map[string]*collected) {
-	gather := func(at graphql.Type) ([]*collected, map[string]*collected) {
-		var fields []*collected
-		index := map[string]*collected{}
-		visited := map[string]bool{}
-		for _, s := range sets {
-			o.collect(s, at, at, &fields, index, visited)
-		}
-		return fields, index
-	}
+	gather := func(at graphql.Type) ([]*collected, map[string]*collected) { return o.gather(at, sets) }
 	abs, ok := t.(graphql.Abstract)
 	if !ok {
 		return gather(t)
@@ -221,6 +247,49 @@ func (o *orderer) fields(m map[string]any, t graphql.Type, sets []*ast.Selection
 		return gather(possible[best])
 	}
 	return fields, index
+}
+
+// gather collects the response keys of an object of type at to sets,
+// once per orderer (the collection depends on nothing else).
+func (o *orderer) gather(at graphql.Type, sets []*ast.SelectionSet) ([]*collected, map[string]*collected) {
+	k := gatherKey{t: at, n: len(sets)}
+	if len(sets) > 0 {
+		k.first = sets[0]
+	}
+	for _, g := range o.gathered[k] {
+		if slices.Equal(g.sets, sets) {
+			return g.fields, g.index
+		}
+	}
+	var fields []*collected
+	index := map[string]*collected{}
+	visited := map[string]bool{}
+	for _, s := range sets {
+		o.collect(s, at, at, &fields, index, visited)
+	}
+	for _, f := range fields {
+		f.enc, _ = json.Marshal(f.key)
+		f.typ = o.fieldType(f.parent, f.name)
+	}
+	o.gathered[k] = append(o.gathered[k], gathering{sets: slices.Clone(sets), fields: fields, index: index})
+	return fields, index
+}
+
+// writeString writes s as encoding/json does: a string of printable ASCII
+// that HTML escaping leaves alone is quoted as it is, anything else is
+// left to encoding/json (escapes, HTML-safe <, > and &, U+2028, invalid
+// UTF-8), so the bytes are json.Marshal's.
+func writeString(buf *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			buf.Write(b)
+			return
+		}
+	}
+	buf.WriteByte('"')
+	buf.WriteString(s)
+	buf.WriteByte('"')
 }
 
 // collect appends the fields of one selection set on the object (or

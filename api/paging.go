@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,6 +133,31 @@ func pageOf[T any](all []T, args map[string]any) (map[string]any, error) {
 	return map[string]any{"totalCount": len(all), "edges": edges, "nodes": all[start:end], "pageInfo": pi}, nil
 }
 
+// flagFilterKey names the filter of args when every filter it sets is a
+// boolean (reachable, covered, …): lists a snapshot's memo may hold
+// (memoFiltered, capped). Text filters are never memoised.
+func flagFilterKey(args map[string]any, filters graphql.FieldConfigArgument) (string, bool) {
+	names := make([]string, 0, len(filters))
+	for k, a := range filters {
+		if _, set := args[k]; !set || k == "orderBy" || k == "desc" {
+			continue
+		}
+		if a.Type != graphql.Boolean {
+			return "", false
+		}
+		if _, ok := args[k].(bool); !ok {
+			return "", false
+		}
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, k := range names {
+		fmt.Fprintf(&b, "%s=%t;", k, args[k].(bool))
+	}
+	return b.String(), true
+}
+
 // filtered reports whether args has a filter argument (orderBy and desc
 // only order).
 func filtered(args map[string]any, filters graphql.FieldConfigArgument) bool {
@@ -173,13 +199,25 @@ func connection(name string, node *graphql.Object, keep filterFunc, items func(*
 			if !filtered(p.Args, filterArgs[name]) {
 				return pageOf(src, p.Args) // the whole list, shared: pageOf only reads it
 			}
-			var all []any
-			for _, it := range src {
-				if keep(it, p.Args) {
-					all = append(all, it)
+			keepAll := func() []any {
+				var all []any
+				for _, it := range src {
+					if keep(it, p.Args) {
+						all = append(all, it)
+					}
 				}
+				return all
 			}
-			return pageOf(all, p.Args)
+			if key, ok := flagFilterKey(p.Args, filterArgs[name]); ok {
+				// A client paging through reachable: true asks the same
+				// filter once per page: kept once per snapshot.
+				order := name
+				if name == "Skill" {
+					order = skillOrderKey(p.Args)
+				}
+				return pageOf(memoFiltered(memoOf(s), order+"?"+key, keepAll), p.Args)
+			}
+			return pageOf(keepAll(), p.Args)
 		},
 	}
 }

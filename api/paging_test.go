@@ -219,3 +219,85 @@ func TestGlobalIDsAreUniquePerNode(t *testing.T) {
 		t.Error("a global id of the corpus id no longer answers")
 	}
 }
+
+// TestFlagFiltersPaged holds the memoised flag filters to the filter:
+// every combination of the skill flags (more than a snapshot's memo
+// keeps, so both the memoised and the per-request path answer), in two
+// orders and asked twice, pages of 2 walked to the end give exactly the
+// skills of the whole list whose flags match, in its order.
+func TestFlagFiltersPaged(t *testing.T) {
+	_, schema := miniSnapshot(t)
+	snap := harnessSnapshot(t)
+	run := func(q string) map[string]any {
+		t.Helper()
+		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
+		if len(res.Errors) > 0 {
+			t.Fatalf("%s: %v", q, res.Errors)
+		}
+		return res.Data.(map[string]any)
+	}
+	type flagged struct {
+		ID, Package                              string
+		Covered, Contradicted, Exempt, Reachable bool
+	}
+	decode := func(v any, into any) {
+		b, _ := json.Marshal(v)
+		if err := json.Unmarshal(b, into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flags := []string{"covered", "contradicted", "exempt", "reachable"}
+	for _, order := range []string{"", "orderBy: TIER, desc: true, "} {
+		var whole struct{ Nodes []flagged }
+		decode(run(`{ skills(` + order + `first: 500) { nodes { id package covered contradicted exempt reachable } } }`)["skills"], &whole)
+		// 3^4 combinations: each flag absent, true or false.
+		for combo := range 81 {
+			var args []string
+			want := []string{}
+			keep := func(f flagged) bool {
+				vals := []bool{f.Covered, f.Contradicted, f.Exempt, f.Reachable}
+				for i, c := 0, combo; i < len(flags); i, c = i+1, c/3 {
+					if c%3 != 0 && vals[i] != (c%3 == 1) {
+						return false
+					}
+				}
+				return true
+			}
+			for i, c := 0, combo; i < len(flags); i, c = i+1, c/3 {
+				if c%3 != 0 {
+					args = append(args, fmt.Sprintf("%s: %t", flags[i], c%3 == 1))
+				}
+			}
+			for _, f := range whole.Nodes {
+				if keep(f) {
+					want = append(want, f.Package+"/"+f.ID)
+				}
+			}
+			for round := range 2 {
+				got := []string{}
+				after := ""
+				for {
+					q := fmt.Sprintf(`{ skills(%s%s first: 2%s) { nodes { id package } pageInfo { hasNextPage endCursor } } }`, order, strings.Join(args, ", "), after)
+					var p struct {
+						Nodes    []flagged
+						PageInfo struct {
+							HasNextPage bool
+							EndCursor   *string
+						}
+					}
+					decode(run(q)["skills"], &p)
+					for _, n := range p.Nodes {
+						got = append(got, n.Package+"/"+n.ID)
+					}
+					if !p.PageInfo.HasNextPage {
+						break
+					}
+					after = fmt.Sprintf(", after: %q", *p.PageInfo.EndCursor)
+				}
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("order %q, filter %v, round %d: got %v, want %v", order, args, round, got, want)
+				}
+			}
+		}
+	}
+}

@@ -43,6 +43,41 @@ func orderSkills(all []any, by string, desc bool) {
 type snapMemo struct {
 	mu    sync.Mutex
 	lists map[string]any // of []T
+	// filters counts the filtered lists held (memoFiltered): their keys
+	// are combinations of flags and orders a client chooses, so they are
+	// capped.
+	filters int
+}
+
+// maxFilteredLists caps the filtered lists one snapshot's memo holds:
+// a dashboard pages through a few (reachable, covered, contradicted);
+// past the cap a filter is applied per request, as before.
+const maxFilteredLists = 16
+
+// memoFiltered is memoList for a filtered list: computed once while the
+// memo holds fewer than maxFilteredLists of them, else per call.
+func memoFiltered[T any](m *snapMemo, key string, compute func() []T) []T {
+	m.mu.Lock()
+	l, ok := m.lists[key]
+	room := m.filters < maxFilteredLists
+	m.mu.Unlock()
+	if ok {
+		return l.([]T)
+	}
+	v := compute()
+	if !room {
+		return v
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if prev, ok := m.lists[key]; ok {
+		return prev.([]T)
+	}
+	if m.filters < maxFilteredLists {
+		m.filters++
+		m.lists[key] = v
+	}
+	return v
 }
 
 // memos maps a snapshot, held weakly, to its snapMemo; an entry goes
@@ -83,6 +118,17 @@ func memoList[T any](m *snapMemo, key string, compute func() []T) []T {
 	return v
 }
 
+// skillOrderKey names the order of the skills connection's arguments in
+// a snapshot's memo.
+func skillOrderKey(args map[string]any) string {
+	by, _ := args["orderBy"].(string)
+	key := "skills/" + by
+	if desc, _ := args["desc"].(bool); desc {
+		key += "/desc"
+	}
+	return key
+}
+
 // orderedSkills is every skill of s in the order of the connection
 // arguments orderBy and desc, sorted once per snapshot. Filtering keeps
 // the order, so a filtered page is the same as sorting the filtered
@@ -90,11 +136,7 @@ func memoList[T any](m *snapMemo, key string, compute func() []T) []T {
 func orderedSkills(s *queries.Snapshot, args map[string]any) []any {
 	by, _ := args["orderBy"].(string)
 	desc, _ := args["desc"].(bool)
-	key := "skills/" + by
-	if desc {
-		key += "/desc"
-	}
-	return memoList(memoOf(s), key, func() []any {
+	return memoList(memoOf(s), skillOrderKey(args), func() []any {
 		all := anyList(s.Skills)
 		orderSkills(all, by, desc)
 		return all
