@@ -78,6 +78,10 @@ echo "== skillgraph answers over GraphQL (read-only server on 127.0.0.1:$PORT) a
 SERVE=$!
 trap 'kill $SERVE 2>/dev/null || true' EXIT
 for _ in $(seq 600); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.5; done
+# A read-only server is ready before it has walked its store (it verifies
+# it in the background, ≈ 1 s of both cores at 10k): the answers are timed
+# after the walk, as Oxigraph's are after its load.
+for _ in $(seq 600); do grep -q "store verified" "$WORK/serve.log" && break; sleep 0.1; done
 node "$HERE/compare.mjs" "http://127.0.0.1:$PORT/graphql" "$WORK/times.json" "$WORK/oxigraph.json" "$WORK/answers.json" > "$WORK/compare.md"
 {
   cat "$WORK/compare.md"
