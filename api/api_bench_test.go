@@ -95,17 +95,10 @@ var large10k = sync.OnceValues(func() (*queries.Snapshot, error) {
 	return queries.Build(ctx, st)
 })
 
-// BenchmarkDashboard10k executes each query of the dashboard mix
-// (cmd/loadgen/mix) on a 10k-skill snapshot and encodes the answer as
-// /graphql does, without HTTP: cold/… is the first request after a new
-// graph version (nothing shared), vary/… a query text nobody sent
-// before (loadgen -vary text: a new alias in front) once its root fields
-// were answered under this snapshot. Its setup is large, so it runs only
-// with SKILLGRAPH_BENCH_LARGE=1:
-//
-//	SKILLGRAPH_BENCH_LARGE=1 SKILLGRAPH_BENCH_STORE=bbolt:/tmp/b10k/g.db \
-//	    go test ./api -run '^$' -bench Dashboard10k -benchtime 20x -cpuprofile /tmp/cpu.out
-func BenchmarkDashboard10k(b *testing.B) {
+// large10kAnswerer skips b unless SKILLGRAPH_BENCH_LARGE=1, and returns
+// what answers a query on the 10k snapshot as /graphql does (with the
+// field cache fc; nil: none) and encodes it: the answer's size.
+func large10kAnswerer(b *testing.B) func(b *testing.B, query string, fc api.FieldCache) int {
 	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
 		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
 	}
@@ -119,7 +112,7 @@ func BenchmarkDashboard10k(b *testing.B) {
 	}
 	ctx := context.Background()
 	lim := api.DefaultLimits()
-	answer := func(b *testing.B, query string, fc api.FieldCache) int {
+	return func(b *testing.B, query string, fc api.FieldCache) int {
 		doc, err := api.Parse(query, lim)
 		if err != nil {
 			b.Fatal(err)
@@ -134,6 +127,20 @@ func BenchmarkDashboard10k(b *testing.B) {
 		}
 		return len(body)
 	}
+}
+
+// BenchmarkDashboard10k executes each query of the dashboard mix
+// (cmd/loadgen/mix) on a 10k-skill snapshot and encodes the answer as
+// /graphql does, without HTTP: cold/… is the first request after a new
+// graph version (nothing shared), vary/… a query text nobody sent
+// before (loadgen -vary text: a new alias in front) once its root fields
+// were answered under this snapshot. Its setup is large, so it runs only
+// with SKILLGRAPH_BENCH_LARGE=1:
+//
+//	SKILLGRAPH_BENCH_LARGE=1 SKILLGRAPH_BENCH_STORE=bbolt:/tmp/b10k/g.db \
+//	    go test ./api -run '^$' -bench Dashboard10k -benchtime 20x -cpuprofile /tmp/cpu.out
+func BenchmarkDashboard10k(b *testing.B) {
+	answer := large10kAnswerer(b)
 	for _, q := range mix.Dashboard {
 		b.Run("cold/"+q.Name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -174,37 +181,13 @@ var sideBySidePages = []struct{ name, text string }{
 // miss (an empty field cache each time) and encodes the answer (see
 // BenchmarkDashboard10k for the setup).
 func BenchmarkSideBySide10k(b *testing.B) {
-	if os.Getenv("SKILLGRAPH_BENCH_LARGE") != "1" {
-		b.Skip("set SKILLGRAPH_BENCH_LARGE=1 to run the 10k-skill benchmarks")
-	}
-	snap, err := large10k()
-	if err != nil {
-		b.Fatal(err)
-	}
-	schema, err := api.NewSchema()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	lim := api.DefaultLimits()
+	answer := large10kAnswerer(b)
 	for _, q := range sideBySidePages {
 		b.Run(q.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var size int
 			for b.Loop() {
-				doc, err := api.Parse(q.text, lim)
-				if err != nil {
-					b.Fatal(err)
-				}
-				res := schema.ExecuteShared(ctx, snap, doc, api.Request{Query: q.text}, lim, &mapCache{})
-				if len(res.Errors) > 0 {
-					b.Fatal(res.Errors)
-				}
-				body, err := res.Encode()
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(body)
+				size = answer(b, q.text, &mapCache{})
 			}
 			b.ReportMetric(float64(size), "bytes/answer")
 		})

@@ -122,12 +122,12 @@ func TestRelayPaging(t *testing.T) {
 	}
 }
 
-// TestNodeInterface: node(id:) returns the entity of each globalId, null
-// for an id that names none; every connection has nodes.
-func TestNodeInterface(t *testing.T) {
+// harnessRunner runs queries on the bundled example's snapshot, failing
+// the test on an error, and returns their data.
+func harnessRunner(t *testing.T) func(q string) map[string]any {
 	_, schema := miniSnapshot(t)
 	snap := harnessSnapshot(t)
-	run := func(q string) map[string]any {
+	return func(q string) map[string]any {
 		t.Helper()
 		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
 		if len(res.Errors) > 0 {
@@ -135,6 +135,12 @@ func TestNodeInterface(t *testing.T) {
 		}
 		return res.Data.(map[string]any)
 	}
+}
+
+// TestNodeInterface: node(id:) returns the entity of each globalId, null
+// for an id that names none; every connection has nodes.
+func TestNodeInterface(t *testing.T) {
+	run := harnessRunner(t)
 	d := run(`{ skills(first: 1) { nodes { id globalId } } tools(first: 1) { nodes { id globalId } } processes(first: 1) { nodes { id globalId } } beans(first: 1) { nodes { id globalId } } }`)
 	for _, conn := range []string{"skills", "tools", "processes", "beans"} {
 		nodes := d[conn].(map[string]any)["nodes"].([]any)
@@ -179,16 +185,7 @@ func TestNodeInterface(t *testing.T) {
 // returns each of them (issue 25.1: one id, and a normalised client cache
 // merged them); an old global id of the corpus id still answers.
 func TestGlobalIDsAreUniquePerNode(t *testing.T) {
-	_, schema := miniSnapshot(t)
-	snap := harnessSnapshot(t)
-	run := func(q string) map[string]any {
-		t.Helper()
-		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
-		if len(res.Errors) > 0 {
-			t.Fatalf("%s: %v", q, res.Errors)
-		}
-		return res.Data.(map[string]any)
-	}
+	run := harnessRunner(t)
 	nodes := run(`{ skills(first: 500) { nodes { id iri globalId } } }`)["skills"].(map[string]any)["nodes"].([]any)
 	seen := map[string]string{}
 	ids := map[string]int{}
@@ -226,16 +223,7 @@ func TestGlobalIDsAreUniquePerNode(t *testing.T) {
 // orders and asked twice, pages of 2 walked to the end give exactly the
 // skills of the whole list whose flags match, in its order.
 func TestFlagFiltersPaged(t *testing.T) {
-	_, schema := miniSnapshot(t)
-	snap := harnessSnapshot(t)
-	run := func(q string) map[string]any {
-		t.Helper()
-		res := schema.Execute(context.Background(), snap, api.Request{Query: q}, api.DefaultLimits())
-		if len(res.Errors) > 0 {
-			t.Fatalf("%s: %v", q, res.Errors)
-		}
-		return res.Data.(map[string]any)
-	}
+	run := harnessRunner(t)
 	type flagged struct {
 		ID, Package                              string
 		Covered, Contradicted, Exempt, Reachable bool
