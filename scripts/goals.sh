@@ -63,6 +63,10 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status"; }
 vmrss() { awk '/VmRSS/ { print $2 }' "/proc/$1/status"; }
+# cputicks PID: the user and system CPU a process has used, in clock ticks.
+cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpusince PID TICKS: the CPU seconds PID used since cputicks said TICKS.
+cpusince() { awk -v a="$2" -v b="$(cputicks "$1")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }'; }
 row() { printf '| %s | %s | %s |\n' "$1" "$2" "$3"; }
 # fig KEY VALUE LOAD: records a figure of the current size.
 fig() { echo "$SIZE $1 $2 $3" >>"$FIGS"; }
@@ -247,13 +251,18 @@ for SIZE in $SIZES; do
 			done
 			walk=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 			"$BIN/loadgen" -url "$URL/graphql" -c 32 -d 5s >/dev/null # warm the cache
+			# The server's CPU beside the client's (loadgen prints its
+			# own): on loopback they share the cores, and which of them
+			# the time went to says what bounds the latency.
 			l=$(load)
+			c0=$(cputicks "$pid")
 			res=$("$BIN/loadgen" -url "$URL/graphql" -c 32 -d "$DURATION" | tail -1)
 			fig p99 "$(secs "$(sed -n 's/.*p99 \([^,]*\),.*/\1/p' <<<"$res")")" "$l"
-			row "dashboard mix, 32 clients, $DURATION, cache warm (after the store's verification, $walk s after ready)" "$res; server peak $(mb "$(hwm "$pid")") MB" "$l"
+			row "dashboard mix, 32 clients, $DURATION, cache warm (after the store's verification, $walk s after ready)" "$res; server CPU $(cpusince "$pid" "$c0") s, peak $(mb "$(hwm "$pid")") MB" "$l"
 			l=$(load)
+			c0=$(cputicks "$pid")
 			res=$("$BIN/loadgen" -url "$URL/graphql" -c 32 -d "$DURATION" -vary text | tail -1)
-			row "dashboard mix, 32 clients, $DURATION, new query text per request (\`-vary text\`: the whole-answer cache missed, root fields asked before still shared)" "$res; server peak $(mb "$(hwm "$pid")") MB" "$l"
+			row "dashboard mix, 32 clients, $DURATION, new query text per request (\`-vary text\`: the whole-answer cache missed, root fields asked before still shared)" "$res; server CPU $(cpusince "$pid" "$c0") s, peak $(mb "$(hwm "$pid")") MB" "$l"
 			stop "$pid"
 			;;
 		pg)

@@ -64,3 +64,33 @@ func TestGraphQLCacheAndETag(t *testing.T) {
 		t.Fatalf("a new text with the same root fields:\n got %s\nwant %s", body4, want)
 	}
 }
+
+// TestAnswerLength: a whole answer, computed or from the cache, names its
+// length (Content-Length) instead of coming in chunks, so a client can
+// size its buffer; a revalidated 304 has no body to name.
+func TestAnswerLength(t *testing.T) {
+	e := start(t, "", nil)
+	defer e.srv.Close()
+	const q = `{ __schema { types { name fields { name } } } }`
+	var tag string
+	for _, round := range []string{"computed", "cached"} {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/graphql?query="+url.QueryEscape(q), nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || len(b) < 8<<10 {
+			t.Fatalf("%s: status %d, %d bytes (want a large answer)", round, res.StatusCode, len(b))
+		}
+		if res.ContentLength != int64(len(b)) || len(res.TransferEncoding) != 0 {
+			t.Fatalf("%s: Content-Length %d, Transfer-Encoding %v for a %d-byte body", round, res.ContentLength, res.TransferEncoding, len(b))
+		}
+		tag = res.Header.Get("ETag")
+	}
+	code, body, h := getGraphQL(t, e.srv.URL, q, map[string]string{"If-None-Match": tag})
+	if code != http.StatusNotModified || body != "" || h.Get("Content-Length") != "" {
+		t.Fatalf("revalidation: status %d, Content-Length %q, body %q", code, h.Get("Content-Length"), body)
+	}
+}

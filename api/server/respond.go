@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 )
 
 // reply is what an endpoint answers: wrap writes it, so a handler decides
@@ -64,6 +65,11 @@ func send(w http.ResponseWriter, rep reply) {
 	if rep.ctype != "" {
 		w.Header().Set("Content-Type", rep.ctype)
 	}
+	if rep.body != nil && bodyAllowed(rep.code) {
+		// a whole body's length is known: the client can size its
+		// buffer, and a large answer is not framed in chunks
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	}
 	w.WriteHeader(rep.code)
 	switch {
 	case rep.body != nil:
@@ -71,6 +77,12 @@ func send(w http.ResponseWriter, rep reply) {
 	case rep.value != nil:
 		_ = json.NewEncoder(w).Encode(rep.value)
 	}
+}
+
+// bodyAllowed reports whether a reply of this status may carry a body
+// (RFC 9110 §6.4.1: not 1xx, 204 or 304).
+func bodyAllowed(code int) bool {
+	return code >= 200 && code != http.StatusNoContent && code != http.StatusNotModified
 }
 
 // streamChunk is what a streamed reply holds before it answers: a stream
