@@ -1,6 +1,7 @@
 package jsonld
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/skillgraph/skillgraph/ingest/record"
@@ -173,6 +174,53 @@ func FuzzDirectEqualsReference(f *testing.F) {
 					t.Fatalf("graph %q: direct and reference differ: %v", g, err)
 				}
 			}
+		}
+	})
+}
+
+// nquadsOrder is the order compareNQuads must give: the N-Quads lines'
+// as strings.
+func nquadsOrder(a, b [3]string, tail string) int {
+	return strings.Compare(a[0]+" "+a[1]+" "+a[2]+tail, b[0]+" "+b[1]+" "+b[2]+tail)
+}
+
+// TestCompareNQuadsIsTheTextsOrder: the part-wise comparison orders
+// statements as their N-Quads lines, including where one part is a
+// prefix of the other (the separator, a space, then decides).
+func TestCompareNQuadsIsTheTextsOrder(t *testing.T) {
+	const tail = " <urn:g> ."
+	for _, c := range [][2][3]string{
+		{{"<urn:a>", "<urn:p>", `"x"`}, {"<urn:a>", "<urn:p>", `"x"`}},
+		{{"<urn:a>", "<urn:p>", `"x"`}, {"<urn:b>", "<urn:p>", `"x"`}},
+		{{"<urn:a>", "<urn:p>", `"x"`}, {"<urn:a>", "<urn:q>", `"a"`}},
+		{{"<urn:a>", "<urn:p>", `"x"`}, {"<urn:a>", "<urn:p>", `"y"`}},
+		// prefixes: the shorter part is followed by a space (0x20), which
+		// sorts below most characters and above a few
+		{{"<urn:a", "<urn:p>", `"x"`}, {"<urn:a>", "<urn:p>", `"x"`}},
+		{{"ab", "c", "d"}, {"ab!", "c", "d"}},
+		{{"ab", "c", "d"}, {"ab\x01", "c", "d"}},
+		{{"a", "b c", "d"}, {"a b", "c", "d"}},
+		{{"a", "b", `"x"`}, {"a", "b", `"x"^^<urn:t>`}},
+		{{"", "", ""}, {"", "", " "}},
+	} {
+		a, b := c[0], c[1]
+		for _, p := range [][2][3]string{{a, b}, {b, a}} {
+			if got, want := compareNQuads(&p[0], &p[1], tail), nquadsOrder(p[0], p[1], tail); got != want {
+				t.Errorf("compareNQuads(%q, %q) = %d, the texts' order %d", p[0], p[1], got, want)
+			}
+		}
+	}
+}
+
+// FuzzCompareNQuads holds compareNQuads to the texts' order on any parts.
+func FuzzCompareNQuads(f *testing.F) {
+	f.Add("<urn:a>", "<urn:p>", `"x"`, "<urn:a>", "<urn:p>", `"y"`)
+	f.Add("ab", "c", "d", "ab!", "c", "d")
+	f.Add("a", "b c", "d", "a b", "c", "d")
+	f.Fuzz(func(t *testing.T, a0, a1, a2, b0, b1, b2 string) {
+		a, b := [3]string{a0, a1, a2}, [3]string{b0, b1, b2}
+		if got, want := compareNQuads(&a, &b, " ."), nquadsOrder(a, b, " ."); got != want {
+			t.Fatalf("compareNQuads(%q, %q) = %d, the texts' order %d", a, b, got, want)
 		}
 	})
 }
