@@ -25,6 +25,7 @@ type engineFixture struct {
 	before  *Snapshot
 	changes []graph.Change
 	added   []graph.Change // of one skill file added beside the edited one: a new shape
+	first   []graph.Change // the first ingest's: every graph (a cold start's Update)
 	version int64
 	quads   int
 	heap    uint64 // live heap held by the snapshot (runtime.MemStats after GC)
@@ -73,7 +74,7 @@ func engineSetup(b *testing.B, n int) *engineFixture {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := &engineFixture{raws: raws, quads: res.Quads}
+	f := &engineFixture{raws: raws, quads: res.Quads, first: res.Changes}
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
@@ -196,7 +197,8 @@ func kept(run func(*Snapshot, *findings)) func(*Snapshot) {
 
 // benchEngine runs the engine benchmarks on the fixture of n skills:
 // UpdateOneFile (one skill file's graph replaced: the shape is kept),
-// UpdateAddedFile (one skill file added: a new shape), Build (index and
+// UpdateAddedFile (one skill file added: a new shape), UpdateFromEmpty
+// (every graph: a cold start's first snapshot), Build (index and
 // analyses of the raws already read), each analysis alone, and the heap
 // the snapshot holds.
 func benchEngine(b *testing.B, n int) {
@@ -215,6 +217,20 @@ func benchEngine(b *testing.B, n int) {
 	}
 	update("UpdateOneFile", f.changes, true, "an edited description changed the shape")
 	update("UpdateAddedFile", f.added, false, "a new skill kept the shape")
+	// A cold serve --corpus's first snapshot: the empty one updated with
+	// every graph of the corpus.
+	b.Run("UpdateFromEmpty", func(b *testing.B) {
+		b.ReportAllocs()
+		empty := link(nil, nil)
+		empty.analyse()
+		start := cpuTime()
+		for b.Loop() {
+			if n := empty.Update(f.first, 1); len(n.Skills) != len(f.before.Skills) {
+				b.Fatalf("%d skills from the first ingest's changes, %d built", len(n.Skills), len(f.before.Skills))
+			}
+		}
+		reportCPU(b, start, 0)
+	})
 	b.Run("Build", func(b *testing.B) {
 		b.ReportAllocs()
 		start := cpuTime()
