@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -61,6 +62,22 @@ func setupExport(fs *flag.FlagSet) runFunc {
 			def = "memory"
 		}
 		url := c.storeURL(def)
+		if len(c.corpora) > 0 && ephemeral(url) {
+			// No store that lasts: N-Quads are written as the files are
+			// converted, and the Tools come from the converted changes'
+			// snapshot, neither through a memory Cayley store (17.2 GB
+			// for a 100k-skill corpus, issue #27).
+			switch *format {
+			case "nquads":
+				return exportCorpora(ctx, &c, stdout, stderr)
+			case "mcp-tools":
+				snap, err := c.snapshotNoStore(ctx, stderr, false)
+				if err != nil {
+					return err
+				}
+				return writeMCPTools(stdout, snap, *serverName)
+			}
+		}
 		open := graph.Open
 		if len(c.corpora) == 0 { // only read: the store must be there
 			open = openToRead
@@ -88,4 +105,29 @@ func setupExport(fs *flag.FlagSet) runFunc {
 		_, err = st.WriteNQuads(ctx, stdout)
 		return err
 	}
+}
+
+// exportCorpora writes the corpora's quads as N-Quads while they are
+// converted (ingest.Stream), a window of files at a time: the lines a
+// memory store's export of them holds, in the order of the files.
+func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) error {
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+	_, err := ingest.Stream(ctx, c.corpora, opt, func(_ context.Context, changes []graph.Change) error {
+		for _, ch := range changes {
+			for _, q := range ch.Quads {
+				if _, err := w.WriteString(graph.Normalize(q).NQuad() + "\n"); err != nil {
+					return fmt.Errorf("write the export: %w", err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write the export: %w", err)
+	}
+	return nil
 }

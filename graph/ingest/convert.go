@@ -37,6 +37,12 @@ const streamLead = 2
 // to the store write.
 var streamWritten func(*graph.FirstWriter)
 
+// windowSink takes each converted window's changes, in the order of
+// units: the store's first write (graph.FirstWriter), or Stream's caller.
+type windowSink interface {
+	Add(ctx context.Context, changes []graph.Change) error
+}
+
 // firstStream writes the first ingest into an empty store while it is
 // parsed: the parse adds each unit (add), each full window of units is
 // converted on all cores and handed to the FirstWriter in the order of
@@ -49,7 +55,7 @@ var streamWritten func(*graph.FirstWriter)
 type firstStream struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
-	first    *graph.FirstWriter
+	first    windowSink
 	win      []*unit          // the window being filled
 	lead     chan struct{}    // a token per window dispatched and not yet written
 	windows  chan *streamWin  // the windows dispatched, in order, to the writer
@@ -76,7 +82,7 @@ type streamBatch struct {
 
 // newFirstStream starts the converters and the writer of a first ingest
 // into first; total is about how many files it reads (for Progress).
-func newFirstStream(ctx context.Context, opt Options, first *graph.FirstWriter, total int) *firstStream {
+func newFirstStream(ctx context.Context, opt Options, first windowSink, total int) *firstStream {
 	ctx, cancel := context.WithCancelCause(ctx)
 	s := &firstStream{ctx: ctx, cancel: cancel, first: first, progress: newProgress(opt, total),
 		lead: make(chan struct{}, streamLead), windows: make(chan *streamWin, streamLead),
@@ -181,8 +187,8 @@ func (s *firstStream) writeLoop() {
 			u.body, u.stamp = nil, nil // written (or failed: the write stops)
 		}
 		<-s.lead
-		if wrote && streamWritten != nil {
-			streamWritten(s.first)
+		if fw, ok := s.first.(*graph.FirstWriter); ok && wrote && streamWritten != nil {
+			streamWritten(fw)
 		}
 	}
 }
