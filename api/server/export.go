@@ -162,11 +162,31 @@ func ExportJSONLD(ctx context.Context, st *graph.Store, w io.Writer, limit int) 
 	return enc.Encode(out)
 }
 
+// WriteJSONLD writes quads (normalised, the bookkeeping graph left out,
+// as ExportJSONLD reads them from a store) as the compacted JSON-LD
+// document ExportJSONLD writes of a store holding them: for an export of
+// corpora that writes no store. qs is sorted in place.
+func WriteJSONLD(w io.Writer, qs []quad.Quad) error {
+	jsonld.SortQuads(qs)
+	out, err := compactQuads(qs)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
 func compactAll(ctx context.Context, st *graph.Store, limit int) (map[string]any, error) {
 	qs, err := allQuads(ctx, st, limit)
 	if err != nil {
 		return nil, err
 	}
+	return compactQuads(qs)
+}
+
+// compactQuads is the sorted quads as one compacted JSON-LD document.
+func compactQuads(qs []quad.Quad) (map[string]any, error) {
 	exp, err := jsonld.FromQuads(qs)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cayleygraph/quad"
+
 	"github.com/skillgraph/skillgraph/api/server"
 	"github.com/skillgraph/skillgraph/graph"
 	"github.com/skillgraph/skillgraph/graph/ingest"
@@ -64,12 +66,27 @@ func setupExport(fs *flag.FlagSet) runFunc {
 		url := c.storeURL(def)
 		if len(c.corpora) > 0 && ephemeral(url) {
 			// No store that lasts: N-Quads are written as the files are
-			// converted, and the Tools come from the converted changes'
-			// snapshot, neither through a memory Cayley store (17.2 GB
-			// for a 100k-skill corpus, issue #27).
+			// converted, JSON-LD compacted from the converted quads and
+			// the Tools taken from their snapshot, none through a memory
+			// Cayley store (17.2 GB for a 100k-skill corpus, issue #27).
 			switch *format {
 			case "nquads":
 				return exportCorpora(ctx, &c, stdout, stderr)
+			case "jsonld":
+				// One document of every quad: they are all held, as
+				// quads, not in a store's indexes.
+				var qs []quad.Quad
+				if _, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
+					for _, ch := range changes {
+						for _, q := range ch.Quads {
+							qs = append(qs, graph.Normalize(q))
+						}
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				return server.WriteJSONLD(stdout, qs)
 			case "mcp-tools":
 				snap, err := c.snapshotNoStore(ctx, stderr, false)
 				if err != nil {
@@ -107,13 +124,17 @@ func setupExport(fs *flag.FlagSet) runFunc {
 	}
 }
 
+// ingestOptions are the options of an ingest of c's corpora.
+func (c *common) ingestOptions(stderr io.Writer) ingest.Options {
+	return ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+}
+
 // exportCorpora writes the corpora's quads as N-Quads while they are
 // converted (ingest.Stream), a window of files at a time: the lines a
 // memory store's export of them holds, in the order of the files.
 func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
-	opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
-	_, err := ingest.Stream(ctx, c.corpora, opt, func(_ context.Context, changes []graph.Change) error {
+	_, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
 		for _, ch := range changes {
 			for _, q := range ch.Quads {
 				if _, err := w.WriteString(graph.Normalize(q).NQuad() + "\n"); err != nil {

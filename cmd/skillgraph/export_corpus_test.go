@@ -11,7 +11,7 @@ import (
 // TestExportCorpusIsTheStoresExport: `export --corpus` (written as the
 // files are converted, no store) prints the lines `export --store` prints
 // after an ingest of the same corpus into a bbolt store, in another
-// order, and the same MCP tools/list.
+// order, and the same JSON-LD document and MCP tools/list.
 func TestExportCorpusIsTheStoresExport(t *testing.T) {
 	generated := filepath.Join(t.TempDir(), "gen")
 	if _, err := gen.Write(generated, gen.Options{Skills: 80, Seed: 4}); err != nil {
@@ -23,7 +23,7 @@ func TestExportCorpusIsTheStoresExport(t *testing.T) {
 			if _, errs, code := runCLI(t, "ingest", "--corpus", corpus, "--store", url); code != 0 {
 				t.Fatalf("ingest: exit %d %s", code, errs)
 			}
-			for _, format := range []string{"nquads", "mcp-tools"} {
+			for _, format := range []string{"nquads", "jsonld", "mcp-tools"} {
 				got, errs, code := runCLI(t, "export", "--corpus", corpus, "--format", format)
 				if code != 0 {
 					t.Fatalf("export --corpus --format %s: exit %d %s", format, code, errs)
