@@ -73,20 +73,7 @@ func setupExport(fs *flag.FlagSet) runFunc {
 			case "nquads":
 				return exportCorpora(ctx, &c, stdout, stderr)
 			case "jsonld":
-				// One document of every quad: they are all held, as
-				// quads, not in a store's indexes.
-				var qs []quad.Quad
-				if _, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
-					for _, ch := range changes {
-						for _, q := range ch.Quads {
-							qs = append(qs, graph.Normalize(q))
-						}
-					}
-					return nil
-				}); err != nil {
-					return err
-				}
-				return server.WriteJSONLD(stdout, qs)
+				return exportCorporaJSONLD(ctx, &c, stdout, stderr)
 			case "mcp-tools":
 				snap, err := c.snapshotNoStore(ctx, stderr, false)
 				if err != nil {
@@ -151,4 +138,23 @@ func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) err
 		return fmt.Errorf("write the export: %w", err)
 	}
 	return nil
+}
+
+// exportCorporaJSONLD writes the corpora as one compacted JSON-LD
+// document: every converted quad is held (the document needs them all),
+// as quads, not in a store's indexes.
+func exportCorporaJSONLD(ctx context.Context, c *common, stdout, stderr io.Writer) error {
+	var qs []quad.Quad
+	_, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
+		for _, ch := range changes {
+			for _, q := range ch.Quads {
+				qs = append(qs, graph.Normalize(q))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return server.WriteJSONLD(stdout, qs)
 }

@@ -198,18 +198,8 @@ func prepare(ctx context.Context, store *graph.Store, roots []string, opt Option
 // compare with, no stamp to skip by, no graph to remove. On a failure
 // the write is aborted, the version stays 0 and nothing is served.
 func (pl *plan) prepareFirst(ctx context.Context, opt Options, first *graph.FirstWriter, start time.Time) (*Prepared, error) {
-	total := 0
-	for _, c := range pl.corpora {
-		total += len(c.Sources)
-	}
-	st := newFirstStream(ctx, opt, first, total)
-	fc := newFindingCap()
-	units, err := pl.parse(ctx, opt, func(u *unit) error {
-		fc.apply(u) // before conversion: a dropped finding costs no quads
-		return st.add(u)
-	})
-	pl.sp.listed.Drop() // the parse's stamp checks were the last to ask them
-	if err = st.finish(err, units); err != nil {
+	units, err := pl.streamUnits(ctx, opt, first)
+	if err != nil {
 		first.Abort()
 		return nil, err
 	}
@@ -222,6 +212,25 @@ func (pl *plan) prepareFirst(ctx context.Context, opt Options, first *graph.Firs
 	// bodies are gone.
 	return &Prepared{Base: pl.base, res: pl.result(units, d),
 		start: start, log: logger(opt), first: first}, nil
+}
+
+// streamUnits parses every planned file and hands the units, converted a
+// window at a time, to sink (firstStream), the findings capped before
+// conversion; it returns the units once every window is handed over, or
+// the first failure.
+func (pl *plan) streamUnits(ctx context.Context, opt Options, sink windowSink) ([]*unit, error) {
+	total := 0
+	for _, c := range pl.corpora {
+		total += len(c.Sources)
+	}
+	st := newFirstStream(ctx, opt, sink, total)
+	fc := newFindingCap()
+	units, err := pl.parse(ctx, opt, func(u *unit) error {
+		fc.apply(u) // before conversion: a dropped finding costs no quads
+		return st.add(u)
+	})
+	pl.sp.listed.Drop() // the parse's stamp checks were the last to ask them
+	return units, st.finish(err, units)
 }
 
 // logger is opt's logger, or one that discards.

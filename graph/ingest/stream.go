@@ -34,18 +34,8 @@ func Stream(ctx context.Context, roots []string, opt Options, each func(ctx cont
 		return Result{}, err
 	}
 	defer pl.close()
-	total := 0
-	for _, c := range pl.corpora {
-		total += len(c.Sources)
-	}
-	st := newFirstStream(ctx, opt, changesFunc(each), total)
-	fc := newFindingCap()
-	units, err := pl.parse(ctx, opt, func(u *unit) error {
-		fc.apply(u) // as prepareFirst: before conversion
-		return st.add(u)
-	})
-	pl.sp.listed.Drop()
-	if err = st.finish(err, units); err != nil {
+	units, err := pl.streamUnits(ctx, opt, changesFunc(each))
+	if err != nil {
 		return Result{}, err // as Run reports it
 	}
 	return pl.result(units, &comparison{changed: units}), nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 	"unicode/utf8"
 )
@@ -273,5 +274,33 @@ func TestFileNotReadSkipsWhatIsRead(t *testing.T) {
 				t.Errorf("file-not-read on %v, want %v; findings %+v", got, c.want, co.Findings)
 			}
 		})
+	}
+}
+
+// TestReadSizedReadsWhatIsThere: a read sized from a stat returns the
+// bytes there are, whether the file is as large as the stat said, grew
+// after it or shrank.
+func TestReadSizedReadsWhatIsThere(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		size int64
+		data string
+	}{
+		{"as stated", 11, "hello world"},
+		{"empty", 0, ""},
+		{"grew", 3, strings.Repeat("x", 5000)},
+		{"shrank", 100, "short"},
+	} {
+		got, err := readSized(iotest.OneByteReader(strings.NewReader(c.data)), c.size)
+		if err != nil || string(got) != c.data {
+			t.Errorf("%s: read %d bytes (%v), want %d", c.name, len(got), err, len(c.data))
+		}
+		got, err = readSized(strings.NewReader(c.data), c.size)
+		if err != nil || string(got) != c.data {
+			t.Errorf("%s, whole reads: read %d bytes (%v), want %d", c.name, len(got), err, len(c.data))
+		}
+	}
+	if _, err := readSized(iotest.ErrReader(errors.New("disk gone")), 10); err == nil {
+		t.Error("a failing read returned no error")
 	}
 }
