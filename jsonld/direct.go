@@ -122,7 +122,7 @@ type direct struct {
 	label quad.Value
 	out   []entry
 	iris  map[string]quad.Value
-	forms map[quad.Value]string // each IRI's N-Quads form, made once
+	forms map[string]string // each IRI's N-Quads form, by its text, made once
 	// prefixes remembers, per IRI text up to its first '#', whether it is
 	// absolute and whether json-gold keeps it (see iriOK).
 	prefixes map[string]iriFacts
@@ -149,7 +149,7 @@ func directQuads(doc any, graph string) (qs []quad.Quad, ok bool) {
 	if !isList {
 		return nil, false
 	}
-	d := &direct{t: t, iris: map[string]quad.Value{}, forms: map[quad.Value]string{},
+	d := &direct{t: t, iris: map[string]quad.Value{}, forms: map[string]string{},
 		prefixes: map[string]iriFacts{}, whole: map[string]iriFacts{}}
 	if graph != "" {
 		d.label = quad.IRI(graph)
@@ -173,7 +173,7 @@ func directQuads(doc any, graph string) (qs []quad.Quad, ok bool) {
 // entry is one statement: its quad, the value it states (which json-gold
 // holds once per property, see objKey) and its N-Quads form in parts.
 type entry struct {
-	q     quad.Quad
+	o     quad.Value // the object; subject and predicate are k's
 	k     objKey
 	parts [3]string
 }
@@ -187,7 +187,7 @@ func (d *direct) quads() []quad.Quad {
 	if d.label != nil {
 		tail = " " + d.label.String() + " ."
 	}
-	// The entries' places are sorted, not the entries: an entry is ≈ 180
+	// The entries' places are sorted, not the entries: an entry is ≈ 140
 	// bytes of pointers, and moving them was most of the sort (copies and
 	// the collector's write barriers: a tenth of a cold start's CPU at
 	// 10k skills). Ties keep the order stated, so the sort is stable.
@@ -215,7 +215,7 @@ func (d *direct) quads() []quad.Quad {
 			}
 		}
 		if !dup {
-			out = append(out, e.q)
+			out = append(out, quad.Quad{Subject: e.k.s, Predicate: e.k.p, Object: e.o, Label: d.label})
 		}
 	}
 	return out
@@ -269,13 +269,16 @@ func compareNQuads(a, b *[3]string, tail string) int {
 
 // form is v's N-Quads form, made once per IRI.
 func (d *direct) form(v quad.Value) string {
-	if _, isIRI := v.(quad.IRI); !isIRI {
+	iri, isIRI := v.(quad.IRI)
+	if !isIRI {
 		return v.String()
 	}
-	f, known := d.forms[v]
+	// Keyed by the text: a string key hashes without the interface's
+	// type (the interface key was most of this lookup's cost).
+	f, known := d.forms[string(iri)]
 	if !known {
-		f = v.String()
-		d.forms[v] = f
+		f = iri.String()
+		d.forms[string(iri)] = f
 	}
 	return f
 }
@@ -442,8 +445,7 @@ func typed(lex, dt string) quad.Value {
 // invalid.
 func (d *direct) emit(keep bool, k objKey, o quad.Value) {
 	if keep {
-		d.out = append(d.out, entry{q: quad.Quad{Subject: k.s, Predicate: k.p, Object: o, Label: d.label}, k: k,
-			parts: [3]string{d.form(k.s), d.form(k.p), d.form(o)}})
+		d.out = append(d.out, entry{o: o, k: k, parts: [3]string{d.form(k.s), d.form(k.p), d.form(o)}})
 	}
 }
 
