@@ -124,7 +124,10 @@ const parallelGraphs = 64
 // waited) are decoded on one goroutine per CPU, each taking the next graph
 // and sorting what it decoded; the sorted runs are then merged.
 func decodeChanges(changes []graph.Change) []*node {
-	return decodeChangesOn(changes, min(runtime.GOMAXPROCS(0), len(changes)/parallelGraphs))
+	if len(changes) < parallelGraphs {
+		return decodeChangesOn(changes, 1)
+	}
+	return decodeChangesOn(changes, runtime.GOMAXPROCS(0))
 }
 
 // decodeChangesOn is decodeChanges on that many goroutines (≤ 1: on this

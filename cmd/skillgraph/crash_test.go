@@ -661,8 +661,8 @@ func TestSIGTERMDuringLongWork(t *testing.T) {
 				t.Run(fmt.Sprintf("term-at-%v", delay.Round(time.Millisecond)), func(t *testing.T) {
 					db := filepath.Join(t.TempDir(), "g.db")
 					cmd := exec.Command(bin, c.args(db)...)
-					var stderr strings.Builder
-					cmd.Stderr = &stderr
+					var stdout, stderr strings.Builder
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
 					if err := cmd.Start(); err != nil {
 						t.Fatal(err)
 					}
@@ -688,6 +688,9 @@ func TestSIGTERMDuringLongWork(t *testing.T) {
 						if strings.Contains(stderr.String(), bad) {
 							t.Fatalf("%s crashed on SIGTERM:\n%.2000s", c.name, stderr.String())
 						}
+					}
+					if out := stdout.String(); c.name == "export" && out != "" && !strings.HasSuffix(out, "\n") {
+						t.Fatalf("export stopped in the middle of a line (%d bytes printed)", len(out))
 					}
 					if c.name == "check" || c.name == "export" {
 						return // no store

@@ -129,15 +129,14 @@ func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) err
 				}
 			}
 		}
+		// Each window out whole: an export stopped later (a signal, a
+		// failed conversion) has printed whole lines of whole windows.
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("write the export: %w", err)
+		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("write the export: %w", err)
-	}
-	return nil
+	return err
 }
 
 // exportCorporaJSONLD writes the corpora as one compacted JSON-LD
