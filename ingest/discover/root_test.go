@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -299,6 +300,11 @@ func TestReadSizedReadsWhatIsThere(t *testing.T) {
 		if err != nil || string(got) != c.data {
 			t.Errorf("%s, whole reads: read %d bytes (%v), want %d", c.name, len(got), err, len(c.data))
 		}
+	}
+	// A file that grew past the cap after its stat: ReadFile's limit of
+	// one byte over the cap reads that byte, which it then refuses.
+	if got, err := readSized(io.LimitReader(strings.NewReader(strings.Repeat("y", 500)), 65), 10); err != nil || len(got) != 65 {
+		t.Errorf("a grown file under the limit: read %d bytes (%v), want the limit's 65", len(got), err)
 	}
 	if _, err := readSized(iotest.ErrReader(errors.New("disk gone")), 10); err == nil {
 		t.Error("a failing read returned no error")
