@@ -182,12 +182,7 @@ func readNodes(ctx context.Context, st *graph.Store) ([]*node, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	slices.SortFunc(out, func(a, b *node) int {
-		if c := strings.Compare(a.iri, b.iri); c != 0 {
-			return c
-		}
-		return strings.Compare(a.graph, b.graph)
-	})
+	slices.SortFunc(out, compareNodes)
 	return out, v, nil
 }
 

@@ -3,6 +3,7 @@ package queries
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 )
 
 // node is one subject of one source graph, decoded: everything index needs
@@ -177,12 +178,13 @@ func decodeNode(r *raw, n *node) {
 	}
 }
 
-// nodeLess is the order of raws (sortRaws): subject, then graph.
-func nodeLess(a, b *node) bool {
-	if a.iri != b.iri {
-		return a.iri < b.iri
+// compareNodes is the order of nodes, the raws' order (sortRaws) too:
+// subject, then graph.
+func compareNodes(a, b *node) int {
+	if c := strings.Compare(a.iri, b.iri); c != 0 {
+		return c
 	}
-	return a.graph < b.graph
+	return strings.Compare(a.graph, b.graph)
 }
 
 // replaceGraphs returns the nodes of the next version: nodes without the
@@ -218,7 +220,7 @@ func replaceGraphs(nodes []*node, changed []string, fresh []*node) []*node {
 	merged := make([]*node, 0, len(out)+len(fresh))
 	rest := out
 	for _, f := range fresh {
-		i := sort.Search(len(rest), func(i int) bool { return !nodeLess(rest[i], f) })
+		i := sort.Search(len(rest), func(i int) bool { return compareNodes(rest[i], f) >= 0 })
 		merged = append(merged, rest[:i]...)
 		merged = append(merged, f)
 		rest = rest[i:]

@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,45 +132,33 @@ func decodeChanges(changes []graph.Change) []*node {
 // decodeChangesOn is decodeChanges on that many goroutines (≤ 1: on this
 // one).
 func decodeChangesOn(changes []graph.Change, workers int) []*node {
-	if workers <= 1 {
-		var raws []*raw
-		for _, c := range changes {
-			if !c.Delete {
-				raws = append(raws, groupGraph(c.Graph, c.Quads)...)
+	var next atomic.Int64
+	// run decodes the next graph not taken until none is left, and
+	// returns what it decoded, sorted.
+	run := func() []*node {
+		var mine []*node
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(changes) {
+				break
+			}
+			if c := changes[i]; !c.Delete {
+				mine = append(mine, decodeNodes(groupGraph(c.Graph, c.Quads))...)
 			}
 		}
-		sortRaws(raws)
-		return decodeNodes(raws)
+		slices.SortFunc(mine, compareNodes)
+		return mine
+	}
+	if workers <= 1 {
+		return run()
 	}
 	runs := make([][]*node, workers)
-	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range runs {
-		wg.Go(func() {
-			var mine []*node
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(changes) {
-					break
-				}
-				if c := changes[i]; !c.Delete {
-					mine = append(mine, decodeNodes(groupGraph(c.Graph, c.Quads))...)
-				}
-			}
-			slices.SortFunc(mine, compareNodes)
-			runs[w] = mine
-		})
+		wg.Go(func() { runs[w] = run() })
 	}
 	wg.Wait()
 	return mergeNodes(runs)
-}
-
-// compareNodes orders nodes by subject, then graph.
-func compareNodes(a, b *node) int {
-	if c := strings.Compare(a.iri, b.iri); c != 0 {
-		return c
-	}
-	return strings.Compare(a.graph, b.graph)
 }
 
 // mergeNodes merges sorted runs of nodes into one sorted list (few runs:

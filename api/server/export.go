@@ -157,9 +157,7 @@ func ExportJSONLD(ctx context.Context, st *graph.Store, w io.Writer, limit int) 
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return encodeJSONLD(w, out)
 }
 
 // WriteJSONLD writes quads (normalised, the bookkeeping graph left out,
@@ -172,9 +170,14 @@ func WriteJSONLD(w io.Writer, qs []quad.Quad) error {
 	if err != nil {
 		return err
 	}
+	return encodeJSONLD(w, out)
+}
+
+// encodeJSONLD writes a compacted document as the exports print it.
+func encodeJSONLD(w io.Writer, doc map[string]any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return enc.Encode(doc)
 }
 
 func compactAll(ctx context.Context, st *graph.Store, limit int) (map[string]any, error) {

@@ -130,11 +130,7 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 		}
 	}
 	if len(c.corpora) > 0 {
-		opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
-		if progress {
-			opt.Progress = progressBar(stderr)
-		}
-		if _, err := ingest.Run(ctx, st, c.corpora, opt); err != nil {
+		if _, err := ingest.Run(ctx, st, c.corpora, c.ingestOptions(stderr, progress)); err != nil {
 			return nil, err
 		}
 	}
@@ -148,6 +144,16 @@ func (c *common) snapshot(ctx context.Context, defStore string, stderr io.Writer
 // ephemeral reports whether url names a store that lives only in this
 // process (the memory store): nothing reads it after the command.
 func ephemeral(url string) bool { return url == "memory" || url == "mem" }
+
+// ingestOptions are the options of an ingest of c's corpora: its size
+// cap and logger, and with progress a progress bar on stderr.
+func (c *common) ingestOptions(stderr io.Writer, progress bool) ingest.Options {
+	opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
+	if progress {
+		opt.Progress = progressBar(stderr)
+	}
+	return opt
+}
 
 // snapshotNoStore is snapshot for corpora read into no store that lasts:
 // the snapshot is the empty one updated with the ingest's converted
@@ -165,11 +171,7 @@ func (c *common) snapshotNoStore(ctx context.Context, stderr io.Writer, progress
 		return nil, err
 	}
 	defer st.Close()
-	opt := ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
-	if progress {
-		opt.Progress = progressBar(stderr)
-	}
-	return snapshotOfCorpora(ctx, st, c.corpora, opt)
+	return snapshotOfCorpora(ctx, st, c.corpora, c.ingestOptions(stderr, progress))
 }
 
 // snapshotOfCorpora prepares the ingest of roots into the empty store st

@@ -92,7 +92,7 @@ func setupExport(fs *flag.FlagSet) runFunc {
 		}
 		defer st.Close()
 		if len(c.corpora) > 0 {
-			if _, err := ingest.Run(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}); err != nil {
+			if _, err := ingest.Run(ctx, st, c.corpora, c.ingestOptions(stderr, false)); err != nil {
 				return err
 			}
 		}
@@ -111,24 +111,17 @@ func setupExport(fs *flag.FlagSet) runFunc {
 	}
 }
 
-// ingestOptions are the options of an ingest of c's corpora.
-func (c *common) ingestOptions(stderr io.Writer) ingest.Options {
-	return ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr)}
-}
-
 // exportCorpora writes the corpora's quads as N-Quads while they are
 // converted (ingest.Stream), a window of files at a time: the lines a
 // memory store's export of them holds, in the order of the files.
 func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
-	_, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
-		for _, ch := range changes {
-			for _, q := range ch.Quads {
-				if _, err := w.WriteString(graph.Normalize(q).NQuad() + "\n"); err != nil {
-					return fmt.Errorf("write the export: %w", err)
-				}
-			}
+	return streamQuads(ctx, c, stderr, func(q quad.Quad) error {
+		if _, err := w.WriteString(q.NQuad() + "\n"); err != nil {
+			return fmt.Errorf("write the export: %w", err)
 		}
+		return nil
+	}, func() error {
 		// Each window out whole: an export stopped later (a signal, a
 		// failed conversion) has printed whole lines of whole windows.
 		if err := w.Flush(); err != nil {
@@ -136,7 +129,6 @@ func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) err
 		}
 		return nil
 	})
-	return err
 }
 
 // exportCorporaJSONLD writes the corpora as one compacted JSON-LD
@@ -144,16 +136,32 @@ func exportCorpora(ctx context.Context, c *common, stdout, stderr io.Writer) err
 // as quads, not in a store's indexes.
 func exportCorporaJSONLD(ctx context.Context, c *common, stdout, stderr io.Writer) error {
 	var qs []quad.Quad
-	_, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr), func(_ context.Context, changes []graph.Change) error {
-		for _, ch := range changes {
-			for _, q := range ch.Quads {
-				qs = append(qs, graph.Normalize(q))
-			}
-		}
+	err := streamQuads(ctx, c, stderr, func(q quad.Quad) error {
+		qs = append(qs, q)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return err
 	}
 	return server.WriteJSONLD(stdout, qs)
+}
+
+// streamQuads hands each quad of c's corpora, normalised as a store's
+// export reads it (graph.Normalize), to each as the files are converted
+// (ingest.Stream), and calls window, when set, after each window's.
+func streamQuads(ctx context.Context, c *common, stderr io.Writer, each func(quad.Quad) error, window func() error) error {
+	_, err := ingest.Stream(ctx, c.corpora, c.ingestOptions(stderr, false), func(_ context.Context, changes []graph.Change) error {
+		for _, ch := range changes {
+			for _, q := range ch.Quads {
+				if err := each(graph.Normalize(q)); err != nil {
+					return err
+				}
+			}
+		}
+		if window != nil {
+			return window()
+		}
+		return nil
+	})
+	return err
 }

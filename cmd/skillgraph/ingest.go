@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/skillgraph/skillgraph/graph"
-	"github.com/skillgraph/skillgraph/graph/ingest"
 )
 
 var ingestCommand = &command{
@@ -36,7 +35,7 @@ func setupIngest(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		defer st.Close()
-		res, err := ingestTallied(ctx, st, c.corpora, ingest.Options{MaxFileSize: c.maxSize, Logger: c.logger(stderr), Progress: progressBar(stderr)})
+		res, err := ingestTallied(ctx, st, c.corpora, c.ingestOptions(stderr, true))
 		if err != nil {
 			return err
 		}

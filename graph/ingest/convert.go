@@ -45,17 +45,17 @@ type windowSink interface {
 
 // firstStream writes the first ingest into an empty store while it is
 // parsed: the parse adds each unit (add), each full window of units is
-// converted on all cores and handed to the FirstWriter in the order of
-// units, on a goroutine of its own, at most streamLead windows ahead of
-// it. A written window's quads, records and digests are dropped: Commit
-// needs only what the writer kept, the run's result only the counts and
-// the paths.
+// converted on all cores and handed to the sink (the FirstWriter, or
+// Stream's caller) in the order of units, on a goroutine of its own, at
+// most streamLead windows ahead of it. A written window's quads, records
+// and digests are dropped: Commit needs only what the writer kept, the
+// run's result only the counts and the paths.
 // A write failure stops the parse (add returns it); a conversion failure
 // or a cancel stops the write (the caller aborts it).
 type firstStream struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
-	first    windowSink
+	sink     windowSink
 	win      []*unit          // the window being filled
 	lead     chan struct{}    // a token per window dispatched and not yet written
 	windows  chan *streamWin  // the windows dispatched, in order, to the writer
@@ -81,10 +81,10 @@ type streamBatch struct {
 }
 
 // newFirstStream starts the converters and the writer of a first ingest
-// into first; total is about how many files it reads (for Progress).
-func newFirstStream(ctx context.Context, opt Options, first windowSink, total int) *firstStream {
+// into sink; total is about how many files it reads (for Progress).
+func newFirstStream(ctx context.Context, opt Options, sink windowSink, total int) *firstStream {
 	ctx, cancel := context.WithCancelCause(ctx)
-	s := &firstStream{ctx: ctx, cancel: cancel, first: first, progress: newProgress(opt, total),
+	s := &firstStream{ctx: ctx, cancel: cancel, sink: sink, progress: newProgress(opt, total),
 		lead: make(chan struct{}, streamLead), windows: make(chan *streamWin, streamLead),
 		work: make(chan streamBatch), written: make(chan struct{})}
 	for range convertWorkers(opt) {
@@ -176,7 +176,7 @@ func (s *firstStream) writeLoop() {
 					cs = append(cs, u.change())
 				}
 			}
-			if err := s.first.Add(s.ctx, cs); err != nil {
+			if err := s.sink.Add(s.ctx, cs); err != nil {
 				s.werr = fmt.Errorf("store %s: %w", graphsOf(cs), err)
 				s.cancel(s.werr)
 			} else {
@@ -187,7 +187,7 @@ func (s *firstStream) writeLoop() {
 			u.body, u.stamp = nil, nil // written (or failed: the write stops)
 		}
 		<-s.lead
-		if fw, ok := s.first.(*graph.FirstWriter); ok && wrote && streamWritten != nil {
+		if fw, ok := s.sink.(*graph.FirstWriter); ok && wrote && streamWritten != nil {
 			streamWritten(fw)
 		}
 	}
