@@ -144,52 +144,7 @@ func Compare(base, head *queries.Snapshot, opt Options) *Report {
 	r := &Report{Before: totals(base), After: totals(head)}
 	bk := keyer{rename: opt.Rename}
 	hk := keyer{}
-
-	bs, hs := skillsByKey(base, bk), skillsByKey(head, hk)
-	r.AddedSkills, r.RemovedSkills = added(bs, hs), added(hs, bs)
-	for k, h := range hs {
-		b, ok := bs[k]
-		if !ok {
-			// A new skill: new trouble on it counts, its coverage is news.
-			if h.IsContradict {
-				r.NewlyContradicted = append(r.NewlyContradicted, k)
-			}
-			if h.Covered && !h.Reachable && !h.Exempt {
-				r.NewlyCoveredNotReachable = append(r.NewlyCoveredNotReachable, k)
-			}
-			continue
-		}
-		switch {
-		case h.Covered && !b.Covered:
-			r.NewlyCovered = append(r.NewlyCovered, k)
-		case !h.Covered && b.Covered:
-			r.NewlyUncovered = append(r.NewlyUncovered, k)
-		}
-		switch {
-		case h.IsContradict && !b.IsContradict:
-			r.NewlyContradicted = append(r.NewlyContradicted, k)
-		case !h.IsContradict && b.IsContradict:
-			r.NoLongerContradicted = append(r.NoLongerContradicted, k)
-		}
-		switch hcnr, bcnr := coveredNotReachable(h), coveredNotReachable(b); {
-		case hcnr && !bcnr:
-			r.NewlyCoveredNotReachable = append(r.NewlyCoveredNotReachable, k)
-		case !hcnr && bcnr && h.Covered:
-			r.NowReachableSkills = append(r.NowReachableSkills, k)
-		}
-	}
-
-	bt, ht := toolsByKey(base, bk), toolsByKey(head, hk)
-	r.AddedTools, r.RemovedTools = added(bt, ht), added(ht, bt)
-	for k, h := range ht {
-		b, ok := bt[k]
-		switch {
-		case !h.Reachable && (!ok || b.Reachable):
-			r.NewlyUnreachableTools = append(r.NewlyUnreachableTools, k)
-		case ok && h.Reachable && !b.Reachable:
-			r.NowReachableTools = append(r.NowReachableTools, k)
-		}
-	}
+	r.compareStates(base, head, bk, hk, nil)
 
 	bg, hg := groups(base, bk), groups(head, hk)
 	for _, k := range added(bg, hg) {
@@ -201,15 +156,86 @@ func Compare(base, head *queries.Snapshot, opt Options) *Report {
 
 	r.NewFindings, r.FixedFindings, r.MovedFindings = findingChanges(base, head, bk, hk)
 	r.Workflows = workflowChanges(base, head)
+	return r
+}
 
+// CompareStates is Compare's skill and Tool lists alone (no totals,
+// alternative groups, findings or workflows): what a version's record of
+// changes needs (queries/history), without Compare's other passes over
+// the whole model. each, when not nil, is called too for every skill name
+// base or head has, as Compare pairs them, with the skill each side has
+// under it (nil: that side has none): the record's reachability of every
+// skill, not only Compare's covered ones, is made with it.
+func CompareStates(base, head *queries.Snapshot, each func(n Name, b, h *queries.Skill)) *Report {
+	r := &Report{}
+	r.compareStates(base, head, keyer{}, keyer{}, each)
+	return r
+}
+
+// compareStates sets r's skill and Tool lists, sorted, calling each (when
+// not nil) for every pair of skills.
+func (r *Report) compareStates(base, head *queries.Snapshot, bk, hk keyer, each func(n Name, b, h *queries.Skill)) {
+	eachSkill(base, head, bk, hk, func(n name, b, h *queries.Skill) {
+		if each != nil {
+			each(Name{n}, b, h)
+		}
+		switch {
+		case h == nil:
+			r.RemovedSkills = append(r.RemovedSkills, n.key())
+			return
+		case b == nil:
+			// A new skill: new trouble on it counts, its coverage is news.
+			r.AddedSkills = append(r.AddedSkills, n.key())
+			if h.IsContradict {
+				r.NewlyContradicted = append(r.NewlyContradicted, n.key())
+			}
+			if h.Covered && !h.Reachable && !h.Exempt {
+				r.NewlyCoveredNotReachable = append(r.NewlyCoveredNotReachable, n.key())
+			}
+			return
+		}
+		switch {
+		case h.Covered && !b.Covered:
+			r.NewlyCovered = append(r.NewlyCovered, n.key())
+		case !h.Covered && b.Covered:
+			r.NewlyUncovered = append(r.NewlyUncovered, n.key())
+		}
+		switch {
+		case h.IsContradict && !b.IsContradict:
+			r.NewlyContradicted = append(r.NewlyContradicted, n.key())
+		case !h.IsContradict && b.IsContradict:
+			r.NoLongerContradicted = append(r.NoLongerContradicted, n.key())
+		}
+		switch hcnr, bcnr := coveredNotReachable(h), coveredNotReachable(b); {
+		case hcnr && !bcnr:
+			r.NewlyCoveredNotReachable = append(r.NewlyCoveredNotReachable, n.key())
+		case !hcnr && bcnr && h.Covered:
+			r.NowReachableSkills = append(r.NowReachableSkills, n.key())
+		}
+	})
+	eachTool(base, head, bk, hk, func(n name, b, h *queries.Tool) {
+		switch {
+		case h == nil:
+			r.RemovedTools = append(r.RemovedTools, n.key())
+		case b == nil:
+			r.AddedTools = append(r.AddedTools, n.key())
+			if !h.Reachable {
+				r.NewlyUnreachableTools = append(r.NewlyUnreachableTools, n.key())
+			}
+		case !h.Reachable && b.Reachable:
+			r.NewlyUnreachableTools = append(r.NewlyUnreachableTools, n.key())
+		case h.Reachable && !b.Reachable:
+			r.NowReachableTools = append(r.NowReachableTools, n.key())
+		}
+	})
 	for _, l := range []*[]string{&r.NewlyCovered, &r.NewlyUncovered, &r.NewlyContradicted, &r.NoLongerContradicted,
-		&r.NewlyCoveredNotReachable, &r.NowReachableSkills, &r.NewlyUnreachableTools, &r.NowReachableTools} {
+		&r.NewlyCoveredNotReachable, &r.NowReachableSkills, &r.AddedSkills, &r.RemovedSkills,
+		&r.NewlyUnreachableTools, &r.NowReachableTools, &r.AddedTools, &r.RemovedTools} {
 		if *l == nil {
 			*l = []string{}
 		}
 		sort.Strings(*l)
 	}
-	return r
 }
 
 // coveredNotReachable is SPEC §5.3's covered-not-reachable, as the analysis
@@ -239,25 +265,13 @@ func (k keyer) name(name string) string {
 	return name
 }
 
-// skillKey is package/id, prefixed with the instance in a multi-instance
-// graph.
-func (k keyer) skill(s *queries.Skill, multi bool) string {
-	key := s.ID
-	if s.Package != "" {
-		key = s.Package + "/" + s.ID
-	}
-	if multi {
-		key = k.instance(s.Instance) + ":" + key
-	}
-	return key
-}
+// skill is the skill's key (package/id, prefixed with the instance in a
+// multi-instance graph).
+func (k keyer) skill(s *queries.Skill, multi bool) string { return k.skillName(s, multi).key() }
 
-func (k keyer) tool(t *queries.Tool, multi bool) string {
-	if multi {
-		return k.instance(t.Instance) + ":" + t.ID
-	}
-	return t.ID
-}
+// tool is the Tool's key (its id, prefixed with the instance in a
+// multi-instance graph).
+func (k keyer) tool(t *queries.Tool, multi bool) string { return k.toolName(t, multi).key() }
 
 // SkillKeys are s's skills by the name Report gives them (package/id,
 // instance-prefixed in a multi-instance graph; the first of a duplicate).
@@ -410,6 +424,33 @@ func findingChanges(base, head *queries.Snapshot, bk, hk keyer) (news, fixed []F
 		}
 	}
 	return news, fixed, moved
+}
+
+// CountNewFindings is how many of Compare's NewFindings (no renames) have
+// exactly severity sev, without pairing the others: the severity is part
+// of findingKey, so findings of sev pair only among themselves, and the
+// findings of one key left unpaired in head are as many as head has more
+// of them than base.
+func CountNewFindings(base, head *queries.Snapshot, sev record.Severity) int {
+	k := keyer{}
+	left := map[string]int{}
+	for _, f := range base.Findings {
+		if f.Severity == sev {
+			left[findingKey(k, f)]++
+		}
+	}
+	n := 0
+	for _, f := range head.Findings {
+		if f.Severity != sev {
+			continue
+		}
+		if key := findingKey(k, f); left[key] > 0 {
+			left[key]--
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 // workflowChanges lists every process whose workflow coverage (SPEC §5.5)

@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -156,7 +157,31 @@ func TestCompare(t *testing.T) {
 				t.Errorf("worse %v, want %v\nreport %+v", got, tc.worse, r)
 			}
 			tc.check(t, r)
+			statesAreCompares(t, base, head, r)
 		})
+	}
+}
+
+// statesAreCompares fails when CompareStates' lists or CountNewFindings'
+// count of errors differ from the full report r of base → head (the change
+// record of every version is made of them, queries/history).
+func statesAreCompares(t *testing.T, base, head *queries.Snapshot, r *Report) {
+	t.Helper()
+	s := CompareStates(base, head, nil)
+	full := *r
+	full.Before, full.After, full.AlternativesGained, full.AlternativesLost = Totals{}, Totals{}, nil, nil
+	full.NewFindings, full.FixedFindings, full.MovedFindings, full.Workflows = nil, nil, nil, nil
+	if !reflect.DeepEqual(s, &full) {
+		t.Errorf("CompareStates %+v\nCompare's lists %+v", s, &full)
+	}
+	errs := 0
+	for _, f := range r.NewFindings {
+		if f.Severity == string(record.Error) {
+			errs++
+		}
+	}
+	if n := CountNewFindings(base, head, record.Error); n != errs {
+		t.Errorf("CountNewFindings(error) = %d, Compare has %d new errors", n, errs)
 	}
 }
 
@@ -166,6 +191,7 @@ func TestCompareBetter(t *testing.T) {
 	bad := snapshot(t, edit(map[string]string{"tools/ops.yaml": strings.Split(shop["tools/ops.yaml"], "  - id: notifier")[0]}))
 	good := snapshot(t, shop)
 	r := Compare(bad, good, Options{})
+	statesAreCompares(t, bad, good, r)
 	if w := r.Worse(record.Info); len(w) != 0 {
 		t.Errorf("a fix is reported worse: %v", w)
 	}
@@ -249,6 +275,7 @@ func TestCompareMoves(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			head := snapshot(t, edit(tc.change))
 			r := Compare(base, head, Options{})
+			statesAreCompares(t, base, head, r)
 			if got := r.Worse(record.Error); !slices.Equal(got, tc.worse) {
 				t.Errorf("worse %v, want %v\nnew %+v\nfixed %+v\nworkflows %+v", got, tc.worse, r.NewFindings, r.FixedFindings, r.Workflows)
 			}

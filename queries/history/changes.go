@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/skillgraph/skillgraph/ingest/record"
 	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/diff"
 )
@@ -83,19 +84,17 @@ func bounded(names []string, more int) IDs {
 // the reachability of every skill, which diff reports only for covered
 // ones).
 func ChangesOf(base, head *queries.Snapshot) *StateChanges {
-	r := diff.Compare(base, head, diff.Options{})
 	var reach, unreach []string
-	bs := diff.SkillKeys(base)
-	for k, h := range diff.SkillKeys(head) {
-		if b, ok := bs[k]; ok && b.Reachable != h.Reachable {
+	r := diff.CompareStates(base, head, func(n diff.Name, b, h *queries.Skill) {
+		if b != nil && h != nil && b.Reachable != h.Reachable {
 			if h.Reachable {
-				reach = append(reach, k)
+				reach = append(reach, n.String())
 			} else {
-				unreach = append(unreach, k)
+				unreach = append(unreach, n.String())
 			}
 		}
-	}
-	c := &StateChanges{
+	})
+	return &StateChanges{
 		NewlyCovered:     bounded(r.NewlyCovered, 0),
 		NewlyUncovered:   bounded(r.NewlyUncovered, 0),
 		ReachableSkills:  bounded(reach, 0),
@@ -106,13 +105,8 @@ func ChangesOf(base, head *queries.Snapshot) *StateChanges {
 		UnreachableTools: bounded(r.NewlyUnreachableTools, 0),
 		AddedTools:       bounded(r.AddedTools, 0),
 		RemovedTools:     bounded(r.RemovedTools, 0),
+		NewErrors:        diff.CountNewFindings(base, head, record.Error),
 	}
-	for _, f := range r.NewFindings {
-		if f.Severity == "error" {
-			c.NewErrors++
-		}
-	}
-	return c
 }
 
 // Merge is what changed over two consecutive steps, earlier then later,

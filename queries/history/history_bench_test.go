@@ -114,3 +114,57 @@ func BenchmarkHistory(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(len(hashes)), "ms/commit")
 	})
 }
+
+// BenchmarkChangesOf is the change record a watched edit's tally makes
+// (api/server's inWrite.tally): one skill's body edited in a generated
+// corpus of 1k skills (SKILLGRAPH_BENCH_SKILLS for more), the snapshot
+// after it Updated from the one before, as under --watch.
+//
+//	go test -run '^$' -bench ChangesOf -benchmem ./queries/history
+//	SKILLGRAPH_BENCH_SKILLS=10000 go test -run '^$' -bench ChangesOf -benchmem ./queries/history
+func BenchmarkChangesOf(b *testing.B) {
+	ctx := context.Background()
+	skills := envInt("SKILLGRAPH_BENCH_SKILLS", 1000)
+	dir := filepath.Join(b.TempDir(), "corpus")
+	if _, err := gen.Write(dir, gen.Options{Skills: skills, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	st, err := graph.Open(ctx, "memory")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	before, err := queries.Build(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var md string
+	_ = filepath.WalkDir(filepath.Join(dir, "skills"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && md == "" && strings.HasSuffix(p, ".md") {
+			md = p
+		}
+		return err
+	})
+	text, err := os.ReadFile(md)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(md, append(text, "\nOne more line of body.\n"...), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	res, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{})
+	if err != nil || len(res.Changes) == 0 {
+		b.Fatalf("the edit changed %d graphs: %v", len(res.Changes), err)
+	}
+	after := before.Update(res.Changes, res.Version)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if c := history.ChangesOf(before, after); c.NewErrors != 0 {
+			b.Fatalf("an edited body made %d errors", c.NewErrors)
+		}
+	}
+}
