@@ -184,4 +184,3 @@ func at[T any](xs []*T, i int) *T {
 	}
 	return xs[i]
 }
-
