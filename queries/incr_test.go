@@ -40,12 +40,16 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 		skillNames = append(skillNames, sk.ID)
 	}
 	rng := rand.New(rand.NewPCG(27, 3))
-	var reused, walked, reshaped int
+	var reused, walked, reshaped, callsKept, callsMoved int
 	for step := range 40 {
 		skills, tools := filesUnder(t, root, "skills", ".md"), filesUnder(t, root, "tools", ".json")
 		procs := filesUnder(t, root, "processes", ".bpmn")
 		var op string
-		switch k := rng.IntN(16); {
+		k := rng.IntN(18)
+		if step%8 == 3 {
+			k = 14 // a call moved, every eighth step: the workflow walks change
+		}
+		switch {
 		case k < 3:
 			f := skills[rng.IntN(len(skills))]
 			op = "describe " + f
@@ -97,7 +101,20 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 			rewrite(t, f, func(b string) string {
 				return strings.Replace(b, `name="`, fmt.Sprintf(`name="Edited %d `, step), 1)
 			})
-		case k < 15:
+		case k < 16:
+			// A call moved to another process: the workflow walks change.
+			f := procs[rng.IntN(len(procs))]
+			to := procIDs(t, procs)[rng.IntN(len(procs))]
+			op = "recall in " + f + " to " + to
+			rewrite(t, f, func(b string) string {
+				i := strings.Index(b, `calledElement="`)
+				if i < 0 {
+					return strings.Replace(b, `<bpmn:userTask id="`, `<bpmn:callActivity calledElement="`+to+`" id="Call_`, 1)
+				}
+				j := i + len(`calledElement="`)
+				return b[:j] + to + b[j+strings.IndexByte(b[j:], '"'):]
+			})
+		case k < 17:
 			f := tools[rng.IntN(len(tools))]
 			op = "remove " + f
 			if err := os.Remove(f); err != nil {
@@ -122,6 +139,12 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 		prev := cur
 		cur = prev.Update(res.Changes, res.Version)
 		switch {
+		case cur.walks == prev.walks:
+			callsKept++
+		default:
+			callsMoved++
+		}
+		switch {
 		case cur.lk != prev.lk:
 			reshaped++
 		case cur.Reach.reused:
@@ -136,7 +159,7 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rebuilt.Reach.reused {
+		if rebuilt.Reach.reused || rebuilt.walks == cur.walks {
 			t.Fatalf("step %d: a Build reused a walk", step)
 		}
 		if a, b := answers(cur), answers(rebuilt); !reflect.DeepEqual(a, b) {
@@ -148,10 +171,27 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 			t.FailNow()
 		}
 	}
-	t.Logf("walk reused %d, walked again %d, new shape %d", reused, walked, reshaped)
-	if reused < 3 || walked < 2 || reshaped < 1 {
-		t.Fatalf("walk reused %d, walked again %d, new shape %d times: each path must be taken", reused, walked, reshaped)
+	t.Logf("walk reused %d, walked again %d, new shape %d; workflow walks reused %d, walked again %d", reused, walked, reshaped, callsKept, callsMoved)
+	if reused < 3 || walked < 2 || reshaped < 1 || callsKept < 3 || callsMoved < 2 {
+		t.Fatalf("walk reused %d, walked again %d, new shape %d; workflow walks reused %d, walked again %d: each path must be taken",
+			reused, walked, reshaped, callsKept, callsMoved)
 	}
+}
+
+// procIDs are the ids of the processes the BPMN files define.
+func procIDs(t *testing.T, files []string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(string(b), `<bpmn:process id="`)[1:] {
+			out = append(out, part[:strings.IndexByte(part, '"')])
+		}
+	}
+	return out
 }
 
 // filesUnder are the files of root/dir ending in ext, in path order.

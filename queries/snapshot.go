@@ -53,6 +53,7 @@ type Snapshot struct {
 	Workflows []*Workflow
 	Programs  []*Program
 	plan      *workflowPlan // between the workflow plan and the workflows (analyses)
+	walks     *walkShape    // the workflow walks, which the next snapshot may take (planWorkflows)
 
 	instByName map[string]*Instance
 	instByDoc  map[string]*Instance

@@ -246,18 +246,92 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 			plan.arrays = append(plan.arrays, steps)
 		}
 	}
-	// A process's workflow is the steps of a walk from it. Within a
-	// caller's walk, a callee's part is exactly the callee's own workflow
-	// when nothing of it was skipped for having been visited before the
-	// callee was entered: then the callee's workflow is that part of the
-	// caller's walk rather than a walk of its own. Processes nothing calls
-	// are walked first, so most workflows are parts of theirs.
-	ws := make([]*Workflow, n)
-	isCalled := make([]bool, n)
-	for i := range segs {
-		for _, sg := range segs[i] {
+	// The walks depend on which process each segment calls and nothing
+	// else: an edit that keeps every call (a description, a skill's
+	// Tool) takes the previous snapshot's (incremental analyses, issue
+	// #27: at 100k skills they were ≈ 40 MB and 0.2 CPU-s of every
+	// Update, the roots' walks passing through the callees again).
+	calls := callShape(segs, procIdx)
+	shape := s.prevWalks(calls)
+	if shape == nil {
+		shape = walkCalls(calls, n)
+	}
+	s.walks = shape
+	plan.walks = make([]*workflowWalk, len(shape.lists))
+	for i, list := range shape.lists {
+		plan.walks[i] = &workflowWalk{segs: segs, list: list, n: i}
+	}
+	plan.ws = make([]*Workflow, n)
+	for q, part := range shape.parts {
+		plan.ws[q] = &Workflow{Process: s.Processes[q], walk: plan.walks[part.walk], lo: part.lo, hi: part.hi}
+	}
+	return plan
+}
+
+// walkShape is every workflow walk, as places: what walkCalls makes of
+// the processes' calls, kept with the calls so that the next snapshot can
+// take it when its calls are the same.
+type walkShape struct {
+	calls []int32    // callShape
+	lists [][]segRef // each walk's segments, read-only: shared by snapshots
+	parts []walkPart // each process's workflow: the range of a walk
+}
+
+// walkPart is a process's workflow as a range of one walk.
+type walkPart struct {
+	walk   int32
+	lo, hi int32
+}
+
+// callShape is, process by process, its number of segments followed by
+// each segment's callee (a place in s.Processes, -1: none).
+func callShape(segs [][]workflowSegment, procIdx map[*Process]int32) []int32 {
+	n := len(segs)
+	for _, ss := range segs {
+		n += len(ss)
+	}
+	out := make([]int32, 0, n)
+	for _, ss := range segs {
+		out = append(out, int32(len(ss)))
+		for _, sg := range ss {
+			c := int32(-1)
 			if sg.calls != nil {
-				isCalled[procIdx[sg.calls]] = true
+				c = procIdx[sg.calls]
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// prevWalks is the walks of the snapshot this one updates when its calls
+// are these, else nil.
+func (s *Snapshot) prevWalks(calls []int32) *walkShape {
+	if s.prev == nil || s.prev.walks == nil || !slices.Equal(s.prev.walks.calls, calls) {
+		return nil
+	}
+	return s.prev.walks
+}
+
+// walkCalls walks n processes' segments by their calls (callShape). A
+// process's workflow is the steps of a walk from it. Within a caller's
+// walk, a callee's part is exactly the callee's own workflow when nothing
+// of it was skipped for having been visited before the callee was
+// entered: then the callee's workflow is that part of the caller's walk
+// rather than a walk of its own. Processes nothing calls are walked
+// first, so most workflows are parts of theirs.
+func walkCalls(calls []int32, n int) *walkShape {
+	segCalls := make([][]int32, n) // each process's segments' callees
+	for q, at := 0, 0; q < n; q++ {
+		k := int(calls[at])
+		segCalls[q] = calls[at+1 : at+1+k]
+		at += 1 + k
+	}
+	isCalled := make([]bool, n)
+	for _, cs := range segCalls {
+		for _, c := range cs {
+			if c >= 0 {
+				isCalled[c] = true
 			}
 		}
 	}
@@ -272,16 +346,18 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 			order = append(order, i)
 		}
 	}
+	shape := &walkShape{calls: calls, parts: make([]walkPart, n)}
+	done := make([]bool, n)
 	visited := make([]int, n) // the stamp of the last walk that visited it
 	entry := make([]int, n)   // its place in the entry order of that walk
 	stamp := 0
 	for _, i := range order {
-		if ws[i] != nil {
+		if done[i] {
 			continue
 		}
 		stamp++
-		walk := &workflowWalk{segs: segs, n: len(plan.walks)}
-		plan.walks = append(plan.walks, walk)
+		w := int32(len(shape.lists))
+		var list []segRef
 		entered := 0
 		// visit walks q and returns the smallest entry place of a process
 		// it skipped (a callee counts once; cycles are cut).
@@ -289,27 +365,28 @@ func (s *Snapshot) planWorkflows() *workflowPlan {
 		visit = func(q int) int {
 			visited[q], entry[q] = stamp, entered
 			entered++
-			start, lo := len(walk.list), math.MaxInt
-			for k, sg := range segs[q] {
-				walk.list = append(walk.list, segRef{int32(q), int32(k)})
-				if sg.calls == nil {
+			start, lo := len(list), math.MaxInt
+			for k, c := range segCalls[q] {
+				list = append(list, segRef{int32(q), int32(k)})
+				if c < 0 {
 					continue
 				}
-				if c := procIdx[sg.calls]; visited[c] == stamp {
+				if visited[c] == stamp {
 					lo = min(lo, entry[c])
 				} else {
 					lo = min(lo, visit(int(c)))
 				}
 			}
-			if ws[q] == nil && lo >= entry[q] {
-				ws[q] = &Workflow{Process: s.Processes[q], walk: walk, lo: int32(start), hi: int32(len(walk.list))}
+			if !done[q] && lo >= entry[q] {
+				done[q] = true
+				shape.parts[q] = walkPart{walk: w, lo: int32(start), hi: int32(len(list))}
 			}
 			return lo
 		}
 		visit(i)
+		shape.lists = append(shape.lists, slices.Clip(list))
 	}
-	plan.ws = ws
-	return plan
+	return shape
 }
 
 // segCount is what one segment's steps add to a workflow's counts.
@@ -364,14 +441,21 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 		}
 	}
 	// Per walk: running counts before each of its segments, and the next
-	// segment from each place on that holds a gap.
+	// segment from each place on that holds a gap; then the counts of the
+	// workflows that are parts of it. The two arrays are the length of
+	// the walk and are reused walk after walk: one per walk, kept until
+	// the end, was the analysis's largest allocation at 100k skills
+	// (≈ 60 MB per Update; the roots' walks pass through the callees).
 	type running struct{ performed, manual, gap, total int }
-	prefix := make([][]running, len(plan.walks))
-	nextGap := make([][]int32, len(plan.walks))
-	for i, walk := range plan.walks {
-		pre := make([]running, len(walk.list)+1)
-		next := make([]int32, len(walk.list)+1)
-		next[len(walk.list)] = -1
+	var (
+		pre  []running
+		next []int32
+	)
+	for i, group := range workflowsByWalk(plan) {
+		walk := plan.walks[i]
+		pre = slices.Grow(pre[:0], len(walk.list)+1)[:len(walk.list)+1]
+		next = slices.Grow(next[:0], len(walk.list)+1)[:len(walk.list)+1]
+		pre[0], next[len(walk.list)] = running{}, -1
 		for k, r := range walk.list {
 			c, p := counts[r.proc][r.seg], pre[k]
 			pre[k+1] = running{p.performed + int(c.performed), p.manual + int(c.manual), p.gap + int(c.gap),
@@ -383,19 +467,16 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 				next[k] = int32(k)
 			}
 		}
-		prefix[i], nextGap[i] = pre, next
-	}
-	out := make([]*Workflow, 0, len(plan.ws))
-	for _, w := range plan.ws {
-		pre, next := prefix[w.walk.n], nextGap[w.walk.n]
-		a, b := pre[w.lo], pre[w.hi]
-		w.Performed, w.Manual, w.Gap, w.total = b.performed-a.performed, b.manual-a.manual, b.gap-a.gap, b.total-a.total
-		if g := next[w.lo]; g >= 0 && g < w.hi {
-			r := w.walk.list[g]
-			w.FirstGap = &segs[r.proc][r.seg].steps[counts[r.proc][r.seg].firstGap]
+		for _, w := range group {
+			a, b := pre[w.lo], pre[w.hi]
+			w.Performed, w.Manual, w.Gap, w.total = b.performed-a.performed, b.manual-a.manual, b.gap-a.gap, b.total-a.total
+			if g := next[w.lo]; g >= 0 && g < w.hi {
+				r := w.walk.list[g]
+				w.FirstGap = &segs[r.proc][r.seg].steps[counts[r.proc][r.seg].firstGap]
+			}
 		}
-		out = append(out, w)
 	}
+	out := slices.Clone(plan.ws)
 	// Worst first: lowest ratio, then most gaps, then id.
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -408,6 +489,29 @@ func (s *Snapshot) workflows(plan *workflowPlan) {
 		return a.Process.ID < b.Process.ID
 	})
 	s.Workflows = out
+}
+
+// workflowsByWalk is the plan's workflows grouped by the walk they are
+// parts of (group i: walk i's), in the plan's order within each group.
+func workflowsByWalk(plan *workflowPlan) [][]*Workflow {
+	start := make([]int, len(plan.walks)+1)
+	for _, w := range plan.ws {
+		start[w.walk.n+1]++
+	}
+	for i := range plan.walks {
+		start[i+1] += start[i]
+	}
+	all := make([]*Workflow, len(plan.ws))
+	fill := slices.Clone(start)
+	for _, w := range plan.ws {
+		all[fill[w.walk.n]] = w
+		fill[w.walk.n]++
+	}
+	groups := make([][]*Workflow, len(plan.walks))
+	for i := range groups {
+		groups[i] = all[start[i]:start[i+1]:start[i+1]]
+	}
+	return groups
 }
 
 type stepRef struct {
