@@ -221,7 +221,11 @@ func capFindings(fs []Finding) []Finding {
 	if len(fs) <= record.MaxFindingsPerFile {
 		return fs // the common case: nothing to group
 	}
-	var out []Finding
+	// At most what came in (a capped file keeps fewer and one notice):
+	// sized once (grown by appends, this list was ≈ 20 MB of every Update
+	// at 100k skills), and one buffer for the files it caps.
+	out := make([]Finding, 0, len(fs))
+	var counted []record.Finding
 	budget := record.MaxFindingsPerRun
 	for start := 0; start < len(fs); {
 		end := start + 1
@@ -247,7 +251,7 @@ func capFindings(fs []Finding) []Finding {
 		}
 		budget -= limit
 		mark := len(out)
-		var counted []record.Finding
+		counted = counted[:0]
 		for _, f := range group {
 			if f.Code == record.CodeFindingsTruncated {
 				out = append(out, f)
@@ -259,6 +263,9 @@ func capFindings(fs []Finding) []Finding {
 			out = append(out, Finding{Code: f.Code, Severity: f.Severity, Message: f.Message, File: f.File, Line: f.Line, Subject: f.Subject, Instance: group[0].Instance})
 		}
 		slices.SortStableFunc(out[mark:], compareFindings) // the summary is on line 1
+	}
+	if cap(out) > 2*len(out) {
+		return slices.Clone(out) // the snapshot keeps it: not twice its size
 	}
 	return out
 }
