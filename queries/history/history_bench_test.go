@@ -17,6 +17,7 @@ import (
 	"github.com/skillgraph/skillgraph/ingest/gitsource/gittest"
 	"github.com/skillgraph/skillgraph/queries"
 	"github.com/skillgraph/skillgraph/queries/history"
+	"github.com/skillgraph/skillgraph/queries/querytest"
 )
 
 // envInt is an environment variable as a number, or def.
@@ -129,18 +130,7 @@ func BenchmarkChangesOf(b *testing.B) {
 	if _, err := gen.Write(dir, gen.Options{Skills: skills, Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
-	st, err := graph.Open(ctx, "memory")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := ingest.Run(ctx, st, []string{dir}, ingest.Options{}); err != nil {
-		b.Fatal(err)
-	}
-	before, err := queries.Build(ctx, st)
-	if err != nil {
-		b.Fatal(err)
-	}
+	st, before := querytest.Open(b, dir)
 	var md string
 	_ = filepath.WalkDir(filepath.Join(dir, "skills"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && md == "" && strings.HasSuffix(p, ".md") {

@@ -13,15 +13,24 @@ import (
 )
 
 // Build ingests the corpora at roots into a fresh memory store and returns
-// the snapshot read back from it; the store is closed when Build returns.
+// the snapshot read back from it; the store is closed when the test ends.
 func Build(t testing.TB, roots ...string) *queries.Snapshot {
+	t.Helper()
+	_, s := Open(t, roots...)
+	return s
+}
+
+// Open ingests the corpora at roots into a fresh memory store and returns
+// the store, open until the test ends (for later ingests and Updates), and
+// the snapshot read from it.
+func Open(t testing.TB, roots ...string) (*graph.Store, *queries.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := graph.Open(ctx, "memory")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	if _, err := ingest.Run(ctx, st, roots, ingest.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -29,5 +38,5 @@ func Build(t testing.TB, roots ...string) *queries.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return st, s
 }
