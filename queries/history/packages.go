@@ -44,13 +44,10 @@ type PackageTally struct {
 // packagesOf is the tallies of every package and plugin of s with a
 // skill, largest first (see MaxPackages), never nil.
 func packagesOf(s *queries.Snapshot) []PackageTally {
-	covered, uncovered := map[*queries.Skill]bool{}, map[*queries.Skill]bool{}
-	for _, sk := range s.Coverage.Covered {
-		covered[sk] = true
-	}
-	for _, sk := range s.Coverage.Uncovered {
-		uncovered[sk] = true
-	}
+	// A skill is in s.Coverage.Covered exactly when its Covered is set,
+	// and in Uncovered otherwise (queries' coverage makes both in one
+	// pass): the field, not two sets of every skill built for each
+	// version's record.
 	type key struct{ kind, name string }
 	by := map[key]*PackageTally{}
 	add := func(k key, sk *queries.Skill) {
@@ -60,10 +57,9 @@ func packagesOf(s *queries.Snapshot) []PackageTally {
 			by[k] = t
 		}
 		t.Skills++
-		if covered[sk] {
+		if sk.Covered {
 			t.Covered++
-		}
-		if uncovered[sk] {
+		} else {
 			t.Uncovered++
 		}
 		if sk.Reachable {
