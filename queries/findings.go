@@ -240,14 +240,17 @@ func capFindings(fs []Finding) []Finding {
 				n++
 			}
 		}
-		limit, why := record.MaxFindingsPerFile, fmt.Sprintf("a snapshot lists at most %d of one file", record.MaxFindingsPerFile)
-		if budget < limit {
-			limit, why = budget, fmt.Sprintf("a snapshot lists at most %d in all", record.MaxFindingsPerRun)
-		}
+		limit := min(record.MaxFindingsPerFile, budget)
 		if n <= limit {
 			out = append(out, group...)
 			budget -= n
 			continue
+		}
+		// The reason only for a file it caps: made for every file, it
+		// was half of this function's time at 100k skills.
+		why := fmt.Sprintf("a snapshot lists at most %d of one file", record.MaxFindingsPerFile)
+		if budget < record.MaxFindingsPerFile {
+			why = fmt.Sprintf("a snapshot lists at most %d in all", record.MaxFindingsPerRun)
 		}
 		budget -= limit
 		mark := len(out)
