@@ -62,8 +62,7 @@ func (k keyer) toolName(t *queries.Tool, multi bool) name {
 // eachPair calls fn once for each name the base's nb entities or the
 // head's nh entities have, with the place of the first entity of each side
 // under it (-1: that side has none) — the pairing Compare's lists are made
-// of, in no particular order. The sides' names are bn(i) and hn(i), and
-// each side lists its entities by id.
+// of, in no particular order. The sides' names are bn(i) and hn(i).
 //
 // When both sides name the same entities in the same places (every edit
 // that adds, removes or renames nothing: a watched edit, most commits of a
@@ -115,7 +114,8 @@ func pairByKey(nb, nh int, bn, hn func(int) name, fn func(n name, b, h int)) {
 }
 
 // samePlaces reports whether both sides have the same names in the same
-// places, each plain, in id order (so entities of one name are adjacent).
+// places, each plain, in id order (as snapshots list them: the entities
+// of one id are then adjacent, which pairByPlace's duplicate rule needs).
 func samePlaces(nb, nh int, bn, hn func(int) name) bool {
 	if nb != nh {
 		return false
