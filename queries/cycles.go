@@ -11,33 +11,34 @@ import "sort"
 func sccs[T interface{ comparable }](nodes []T, edges func(T) []T) [][]T {
 	place := make(map[T]int, len(nodes))
 	var (
-		index, low []int
+		byPlace    []T
+		index, low []int // index -1: not visited yet
 		on         []bool
-		stack, all []T
+		stack      []int // places
+		all        []T
 		bounds     []int // component k is all[bounds[k]:bounds[k+1]]
 	)
-	// visit gives v its place (the next one when it has none) and
-	// reports whether it had one.
-	visit := func(v T) (int, bool) {
+	// placeOf is v's place, the next one when it has none.
+	placeOf := func(v T) int {
 		if at, ok := place[v]; ok {
-			return at, true
+			return at
 		}
-		at := len(index)
+		at := len(byPlace)
 		place[v] = at
-		index, low, on = append(index, -1), append(low, 0), append(on, false)
-		return at, false
+		byPlace, index, low, on = append(byPlace, v), append(index, -1), append(low, 0), append(on, false)
+		return at
 	}
 	n := 0
-	var strong func(v T, at int)
-	strong = func(v T, at int) {
+	var strong func(at int)
+	strong = func(at int) {
 		index[at], low[at] = n, n
 		n++
-		stack = append(stack, v)
+		stack = append(stack, at)
 		on[at] = true
-		for _, w := range edges(v) {
-			wa, _ := visit(w)
+		for _, w := range edges(byPlace[at]) {
+			wa := placeOf(w)
 			if index[wa] < 0 {
-				strong(w, wa)
+				strong(wa)
 				low[at] = min(low[at], low[wa])
 			} else if on[wa] {
 				low[at] = min(low[at], index[wa])
@@ -48,17 +49,17 @@ func sccs[T interface{ comparable }](nodes []T, edges func(T) []T) [][]T {
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				on[place[w]] = false
-				all = append(all, w)
-				if w == v {
+				on[w] = false
+				all = append(all, byPlace[w])
+				if w == at {
 					break
 				}
 			}
 		}
 	}
 	for _, v := range nodes {
-		if at, _ := visit(v); index[at] < 0 {
-			strong(v, at)
+		if at := placeOf(v); index[at] < 0 {
+			strong(at)
 		}
 	}
 	bounds = append(bounds, len(all))

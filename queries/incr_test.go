@@ -102,7 +102,6 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 				return strings.Replace(b, `name="`, fmt.Sprintf(`name="Edited %d `, step), 1)
 			})
 		case k < 16:
-			// A call moved to another process: the workflow walks change.
 			f := procs[rng.IntN(len(procs))]
 			to := procIDs(t, procs)[rng.IntN(len(procs))]
 			op = "recall in " + f + " to " + to
@@ -138,10 +137,9 @@ func TestUpdateEqualsBuildAfterShapeKeepingEdits(t *testing.T) {
 		}
 		prev := cur
 		cur = prev.Update(res.Changes, res.Version)
-		switch {
-		case cur.walks == prev.walks:
+		if cur.walks == prev.walks {
 			callsKept++
-		default:
+		} else {
 			callsMoved++
 		}
 		switch {

@@ -158,23 +158,29 @@ func firstByKey(n int, at func(int) name) (map[string]int, []string) {
 	return m, order
 }
 
-// eachSkill pairs base's and head's skills (eachPair), fn getting the
-// skills (nil: that side has none).
-func eachSkill(base, head *queries.Snapshot, bk, hk keyer, fn func(n name, b, h *queries.Skill)) {
-	bm, hm := len(base.Instances) > 1, len(head.Instances) > 1
-	eachPair(len(base.Skills), len(head.Skills),
-		func(i int) name { return bk.skillName(base.Skills[i], bm) },
-		func(i int) name { return hk.skillName(head.Skills[i], hm) },
-		func(n name, b, h int) { fn(n, at(base.Skills, b), at(head.Skills, h)) })
+// pairEntities pairs two lists of entities by their names (eachPair), fn
+// getting the entities (nil: that side has none).
+func pairEntities[T any](bs, hs []*T, bn, hn func(*T) name, fn func(n name, b, h *T)) {
+	eachPair(len(bs), len(hs),
+		func(i int) name { return bn(bs[i]) },
+		func(i int) name { return hn(hs[i]) },
+		func(n name, b, h int) { fn(n, at(bs, b), at(hs, h)) })
 }
 
-// eachTool is eachSkill for Tools.
+// eachSkill pairs base's and head's skills (pairEntities).
+func eachSkill(base, head *queries.Snapshot, bk, hk keyer, fn func(n name, b, h *queries.Skill)) {
+	bm, hm := len(base.Instances) > 1, len(head.Instances) > 1
+	pairEntities(base.Skills, head.Skills,
+		func(s *queries.Skill) name { return bk.skillName(s, bm) },
+		func(s *queries.Skill) name { return hk.skillName(s, hm) }, fn)
+}
+
+// eachTool pairs base's and head's Tools (pairEntities).
 func eachTool(base, head *queries.Snapshot, bk, hk keyer, fn func(n name, b, h *queries.Tool)) {
 	bm, hm := len(base.Instances) > 1, len(head.Instances) > 1
-	eachPair(len(base.Tools), len(head.Tools),
-		func(i int) name { return bk.toolName(base.Tools[i], bm) },
-		func(i int) name { return hk.toolName(head.Tools[i], hm) },
-		func(n name, b, h int) { fn(n, at(base.Tools, b), at(head.Tools, h)) })
+	pairEntities(base.Tools, head.Tools,
+		func(t *queries.Tool) name { return bk.toolName(t, bm) },
+		func(t *queries.Tool) name { return hk.toolName(t, hm) }, fn)
 }
 
 // at is xs[i], nil for i < 0.
